@@ -1,0 +1,5 @@
+import sys
+
+from memlint.cli import main
+
+sys.exit(main())

@@ -1,0 +1,93 @@
+"""Command line: ``memlint check [PATHS]`` (also bare ``memlint [PATHS]``) and ``memlint rule``.
+
+Exit status: 0 clean, 1 when a diagnostic at or above ``--fail-on`` remains,
+2 for usage or configuration errors and when a rule crashed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from memlint import __version__
+
+SUBCOMMANDS = ("check", "rule")
+OUTPUT_FORMATS = ("full", "concise", "json", "json-lines")
+EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memlint",
+        description="Lint and safely fix AI-agent memory stores.",
+    )
+    parser.add_argument("--version", action="version", version=version_text())
+    sub = parser.add_subparsers(dest="command")
+    check = sub.add_parser("check", help="lint memory stores (the default command)")
+    check.add_argument("paths", nargs="*", help="files or directories (default: .)")
+    check.add_argument(
+        "--output-format",
+        choices=OUTPUT_FORMATS,
+        default=os.environ.get("MEMLINT_OUTPUT_FORMAT") or "full",
+    )
+    check.add_argument("-o", "--output-file", help="write diagnostics to this file")
+    check.add_argument("--select", type=_codes, help="rule codes or prefixes to enable (or ALL)")
+    check.add_argument("--extend-select", type=_codes, default=[], help="enable these as well")
+    check.add_argument("--ignore", type=_codes, default=[], help="rule codes or prefixes to skip")
+    check.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 despite findings")
+    check.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        help="lowest severity that makes the exit status 1 (default: error)",
+    )
+    check.add_argument(
+        "--config", action="append", default=[], help="config file, or an inline 'KEY = VALUE'"
+    )
+    check.add_argument("--isolated", action="store_true", help="ignore all config files")
+    check.add_argument("--show-settings", action="store_true", help="print resolved settings")
+    check.add_argument(
+        "--show-files", action="store_true", help="print each store, its profile and why"
+    )
+    check.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
+    check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    rule = sub.add_parser("rule", help="explain a rule")
+    rule.add_argument("code", nargs="?", help="a rule code such as ID001")
+    rule.add_argument("--all", action="store_true", help="explain every rule")
+    rule.add_argument("--output-format", choices=("text", "json"), default="text")
+    return parser
+
+
+def version_text() -> str:
+    return f"memlint {__version__}"
+
+
+def normalize_argv(argv: list[str]) -> list[str]:
+    """Make bare ``memlint [OPTIONS] [PATHS]`` mean ``memlint check …``."""
+    if not argv:
+        return ["check"]
+    first = argv[0]
+    if first in SUBCOMMANDS or first in ("-h", "--help", "--version"):
+        return argv
+    return ["check", *argv]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_ERROR if exc.code not in (0, None) else EXIT_OK
+    if args.command == "rule":
+        from memlint.ruledoc import run_rule_command
+
+        return run_rule_command(args)
+    from memlint.run import run_check
+
+    return run_check(args)

@@ -1,0 +1,223 @@
+"""Settings: defaults, config file discovery and validation.
+
+Discovery walks up from the working directory: ``.memlint.toml`` >
+``memlint.toml`` > ``pyproject.toml`` (only with ``[tool.memlint]``).
+Command-line options override every file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+from memlint.diagnostics import Severity
+
+CONFIG_NAMES = (".memlint.toml", "memlint.toml", "pyproject.toml")
+PROFILES = ("linked", "typed", "notes", "freeform")
+DEFAULT_EXCLUDE = ("README.md", "SCHEMA.md", "CLAUDE.md", "AGENTS.md", "CHANGELOG.md")
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".memlint_cache",
+        ".hypothesis",
+    }
+)
+
+
+class ConfigError(Exception):
+    """An invalid configuration file or option (exit status 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    path: str
+    profile: str | None = None
+    local_only: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    severity: tuple[tuple[str, Severity], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    stores: tuple[StoreConfig, ...] = ()
+    notes: tuple[str, ...] = ()
+    max_file_size: int = 1024 * 1024
+    fail_on: Severity = Severity.ERROR
+    redaction_marker: str = "[REDACTED]"
+    rule_options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
+    config_path: str | None = None
+    config_dir: str = field(default_factory=os.getcwd)
+
+    def with_overrides(self, **changes) -> Settings:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def options_for(self, code: str) -> dict[str, object]:
+        for rule_code, options in self.rule_options:
+            if rule_code == code:
+                return dict(options)
+        return {}
+
+    def severity_for(self, code: str) -> Severity | None:
+        for rule_code, severity in self.severity:
+            if rule_code == code:
+                return severity
+        return None
+
+
+_KEYS = {
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "severity",
+    "exclude",
+    "extend-exclude",
+    "stores",
+    "notes",
+    "max-file-size",
+    "fail-on",
+    "redaction-marker",
+    "rules",
+}
+
+
+def find_config(start: str) -> str | None:
+    """The nearest config file at or above ``start``."""
+    directory = os.path.abspath(start)
+    while True:
+        for name in CONFIG_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
+                if name != "pyproject.toml" or _has_tool_table(candidate):
+                    return candidate
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _has_tool_table(path: str) -> bool:
+    try:
+        return "memlint" in _read_toml(path).get("tool", {})
+    except ConfigError:
+        return False
+
+
+def _read_toml(path: str) -> dict:
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from None
+
+
+def load_settings(path: str | None) -> Settings:
+    """Settings from the config file at ``path`` (defaults when ``None``)."""
+    if path is None:
+        return Settings()
+    data = _read_toml(path)
+    if os.path.basename(path) == "pyproject.toml":
+        data = data.get("tool", {}).get("memlint", {})
+    return settings_from_mapping(data, path)
+
+
+def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
+    unknown = sorted(set(data) - _KEYS)
+    where = path or "config"
+    if unknown:
+        raise ConfigError(f"{where}: unknown option(s): {', '.join(unknown)}")
+    config_dir = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+    changes: dict[str, object] = {"config_path": path, "config_dir": config_dir}
+    for key in ("select", "extend-select", "ignore", "exclude", "extend-exclude", "notes"):
+        if key in data:
+            changes[key.replace("-", "_")] = tuple(_strings(data[key], f"{where}: {key}"))
+    if "per-file-ignores" in data:
+        table = _table(data["per-file-ignores"], f"{where}: per-file-ignores")
+        changes["per_file_ignores"] = tuple(
+            (glob, tuple(_strings(codes, f"{where}: per-file-ignores.{glob}")))
+            for glob, codes in table.items()
+        )
+    if "severity" in data:
+        table = _table(data["severity"], f"{where}: severity")
+        try:
+            changes["severity"] = tuple(
+                (code, Severity.parse(str(level))) for code, level in table.items()
+            )
+        except ValueError as exc:
+            raise ConfigError(f"{where}: severity: {exc}") from None
+    if "stores" in data:
+        changes["stores"] = tuple(_store(entry, where, config_dir) for entry in data["stores"])
+    if "max-file-size" in data:
+        size = data["max-file-size"]
+        if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+            raise ConfigError(f"{where}: max-file-size must be a positive integer")
+        changes["max_file_size"] = size
+    if "fail-on" in data:
+        try:
+            changes["fail_on"] = Severity.parse(str(data["fail-on"]))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: fail-on: {exc}") from None
+    if "redaction-marker" in data:
+        marker = data["redaction-marker"]
+        if not isinstance(marker, str) or not marker:
+            raise ConfigError(f"{where}: redaction-marker must be a non-empty string")
+        changes["redaction_marker"] = marker
+    if "rules" in data:
+        table = _table(data["rules"], f"{where}: rules")
+        changes["rule_options"] = tuple(
+            (code, tuple(_table(options, f"{where}: rules.{code}").items()))
+            for code, options in table.items()
+        )
+    if "notes" in changes:
+        changes["notes"] = tuple(
+            os.path.normpath(os.path.join(config_dir, p)) for p in changes["notes"]
+        )
+    return Settings(**changes)
+
+
+def _strings(value, where: str) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    raise ConfigError(f"{where} must be a list of strings")
+
+
+def _table(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table")
+    return value
+
+
+def _store(entry, where: str, config_dir: str) -> StoreConfig:
+    if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+        raise ConfigError(f"{where}: each [[stores]] entry needs a path")
+    extra = set(entry) - {"path", "profile", "local-only"}
+    if extra:
+        raise ConfigError(f"{where}: unknown [[stores]] key(s): {', '.join(sorted(extra))}")
+    profile = entry.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise ConfigError(f"{where}: profile must be one of {', '.join(PROFILES)}")
+    local_only = entry.get("local-only", False)
+    if not isinstance(local_only, bool):
+        raise ConfigError(f"{where}: local-only must be true or false")
+    path = os.path.normpath(os.path.join(config_dir, entry["path"]))
+    return StoreConfig(path, profile, local_only)

@@ -1,0 +1,296 @@
+"""Find stores under the given paths and load each one whole.
+
+A directory holding ``MEMORY.md`` (or configured in ``[[stores]]``) is a
+store root; a file belongs to its nearest root, so nested stores are separate.
+The walk uses ``lstat`` information only and never follows a symlink. When
+individual files are given (as pre-commit does), their whole store is still
+loaded for resolution, and only those files are reported on.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from dataclasses import dataclass, field
+
+from memlint.config import SKIP_DIRS, Settings
+from memlint.detect import detect_profile, is_note_store, looks_like_memory_dir
+from memlint.sources.document import SourceFile, read_source
+from memlint.store import Skipped, Store, load_index, load_memory
+
+INDEX_NAME = "MEMORY.md"
+
+
+class UsageError(Exception):
+    """A path given on the command line cannot be used (exit status 2)."""
+
+
+@dataclass(slots=True)
+class _Plan:
+    root: str
+    reason: str
+    explicit: bool
+    report: set[str] | None = field(default_factory=set)
+
+    def report_all(self) -> None:
+        self.report = None
+
+    def add_report(self, path: str) -> None:
+        if self.report is not None:
+            self.report.add(path)
+
+
+class Discovery:
+    def __init__(self, settings: Settings, cwd: str) -> None:
+        self.settings = settings
+        self.cwd = cwd
+        self.plans: dict[str, _Plan] = {}
+        self.loose_notes: dict[str, set[str] | None] = {}
+        self.configured = {os.path.normpath(s.path): s for s in settings.stores}
+
+    def display(self, path: str) -> str:
+        rel = os.path.relpath(path, self.cwd) if path.startswith(self.cwd + os.sep) else path
+        return rel.replace(os.sep, "/")
+
+    # -- finding roots ---------------------------------------------------------
+
+    def is_root(self, directory: str) -> str | None:
+        """Why ``directory`` is a store root, or ``None``."""
+        if directory in self.configured:
+            return "configured in [[stores]]"
+        if os.path.lexists(os.path.join(directory, INDEX_NAME)):
+            return f"has {INDEX_NAME}"
+        return None
+
+    def ancestor_root(self, directory: str) -> tuple[str, str] | None:
+        current = directory
+        while True:
+            reason = self.is_root(current)
+            if reason:
+                return current, reason
+            parent = os.path.dirname(current)
+            if parent == current:
+                return None
+            current = parent
+
+    def add_path(self, raw: str) -> None:
+        path = os.path.normpath(os.path.join(self.cwd, raw))
+        try:
+            st = os.lstat(path)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"{raw}: {getattr(exc, 'strerror', None) or exc}") from None
+        if stat.S_ISDIR(st.st_mode):
+            self._add_directory(path)
+        else:
+            self._add_file(path)
+
+    def _plan(self, root: str, reason: str, explicit: bool = False) -> _Plan:
+        plan = self.plans.get(root)
+        if plan is None:
+            plan = self.plans[root] = _Plan(root, reason, explicit)
+        return plan
+
+    def _add_directory(self, path: str) -> None:
+        found = self.ancestor_root(path)
+        if found is not None:
+            root, reason = found
+            plan = self._plan(root, reason)
+            if root == path:
+                plan.report_all()
+            else:
+                plan.add_report(path)
+            return
+        roots, notes = self._scan_for_roots(path)
+        for root in roots:
+            self._plan(root, self.is_root(root) or "").report_all()
+        for note in notes:
+            if not any(note.startswith(root + os.sep) for root in roots):
+                self.loose_notes[note] = None
+        if not roots and looks_like_memory_dir(path, self.settings):
+            self._plan(path, "given on the command line and holds memory files", True).report_all()
+
+    def _add_file(self, path: str) -> None:
+        directory = os.path.dirname(path)
+        found = self.ancestor_root(directory)
+        if found is not None:
+            self._plan(*found).add_report(path)
+        elif path.endswith(".jsonl"):
+            self.loose_notes[path] = None
+        elif looks_like_memory_dir(directory, self.settings):
+            self._plan(directory, "holds memory files", True).add_report(path)
+
+    def _scan_for_roots(self, top: str) -> tuple[list[str], list[str]]:
+        roots: list[str] = []
+        notes: list[str] = []
+        stack = [top]
+        while stack:
+            directory = stack.pop()
+            if self.is_root(directory):
+                roots.append(directory)
+            for entry in _scandir(directory):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in SKIP_DIRS:
+                        stack.append(entry.path)
+                elif entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
+                    notes.append(entry.path)
+        return sorted(roots), sorted(notes)
+
+    # -- loading ---------------------------------------------------------------
+
+    def load(self) -> list[Store]:
+        roots = set(self.plans)
+        stores = [self._load_store(self.plans[root], roots) for root in sorted(self.plans)]
+        stores.extend(self._load_loose_notes())
+        return stores
+
+    def _load_store(self, plan: _Plan, roots: set[str]) -> Store:
+        settings = self.settings
+        config = self.configured.get(plan.root)
+        store = Store(
+            root=plan.root,
+            display_root=self.display(plan.root) or ".",
+            reason=plan.reason,
+            report=plan.report,
+            local_only=bool(config and config.local_only),
+        )
+        excluded_names = set(settings.exclude) | set(settings.extend_exclude)
+        stack = [plan.root]
+        memory_sources: list[SourceFile] = []
+        root_prefix = plan.root + os.sep
+        while stack:
+            directory = stack.pop()
+            for entry in _scandir(directory):
+                path = entry.path
+                rel = path[len(root_prefix) :].replace(os.sep, "/")
+                display = self.display(path)
+                if entry.is_symlink():
+                    if entry.name.endswith((".md", ".jsonl")) or entry.name == INDEX_NAME:
+                        store.skipped.append(
+                            Skipped(path, display, "symlink", _link_detail(path, plan.root))
+                        )
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name.endswith(".md"):
+                        store.skipped.append(Skipped(path, display, "special", "a directory"))
+                    if entry.name in SKIP_DIRS or path in roots or _matches(rel, excluded_names):
+                        continue
+                    if entry.name.startswith("."):
+                        continue
+                    stack.append(path)
+                    continue
+                if not entry.name.endswith((".md", ".jsonl")):
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    store.skipped.append(Skipped(path, display, "special", _special_kind(path)))
+                    continue
+                if entry.name.endswith(".jsonl"):
+                    if self._is_notes(path):
+                        store.notes.append(self._read(path, rel, display))
+                    continue
+                if rel == INDEX_NAME:
+                    source = self._read(path, rel, display)
+                    store.files.append(source)
+                    if source.text is not None:
+                        store.index = load_index(source)
+                    continue
+                if entry.name.startswith(".") or _matches(rel, excluded_names):
+                    store.excluded.append(rel)
+                    continue
+                memory_sources.append(self._read(path, rel, display))
+        for source in sorted(memory_sources, key=lambda s: s.rel):
+            store.files.append(source)
+            if source.text is not None:
+                store.memories.append(load_memory(source))
+        store.files.sort(key=lambda s: s.rel)
+        store.notes.sort(key=lambda s: s.rel)
+        store.skipped.sort(key=lambda s: s.path)
+        store.index_entry = next(
+            (s for s in store.skipped if s.path == os.path.join(plan.root, INDEX_NAME)), None
+        )
+        store.profile, store.profile_reason = detect_profile(store, config)
+        return store
+
+    def _load_loose_notes(self) -> list[Store]:
+        by_dir: dict[str, list[str]] = {}
+        for path in sorted(self.loose_notes):
+            if path in self.settings.notes or is_note_store(path):
+                by_dir.setdefault(os.path.dirname(path), []).append(path)
+        stores = []
+        for directory, paths in sorted(by_dir.items()):
+            store = Store(
+                root=directory,
+                display_root=self.display(directory) or ".",
+                reason="holds note stores",
+                profile="notes",
+                profile_reason="only JSONL note stores here",
+            )
+            for path in paths:
+                rel = os.path.basename(path)
+                store.notes.append(self._read(path, rel, self.display(path)))
+            stores.append(store)
+        return stores
+
+    def _is_notes(self, path: str) -> bool:
+        return path in self.settings.notes or is_note_store(path)
+
+    def _read(self, path: str, rel: str, display: str) -> SourceFile:
+        return read_source(path, rel, display, self.settings.max_file_size)
+
+
+def discover(paths: list[str], settings: Settings, cwd: str | None = None) -> list[Store]:
+    """Stores for ``paths`` (default ``.``), each loaded whole."""
+    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()))
+    for raw in paths or ["."]:
+        finder.add_path(raw)
+    return finder.load()
+
+
+def _scandir(directory: str) -> list[os.DirEntry]:
+    try:
+        with os.scandir(directory) as iterator:
+            return sorted(iterator, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def _matches(rel: str, patterns: set[str]) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return any(
+        name == pattern or fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
+        for pattern in patterns
+    )
+
+
+def _link_detail(path: str, root: str) -> str:
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return "a symlink"
+    try:
+        os.stat(path)
+    except OSError as exc:
+        import errno
+
+        if exc.errno == errno.ELOOP:
+            return "a symlink loop"
+        return "a dangling symlink"
+    resolved = os.path.realpath(path)
+    real_root = os.path.realpath(root)
+    if not resolved.startswith(real_root + os.sep):
+        return "a symlink pointing outside the store"
+    return f"a symlink to {target!r} inside the store"
+
+
+def _special_kind(path: str) -> str:
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return "not a regular file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"

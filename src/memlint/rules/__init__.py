@@ -1,0 +1,11 @@
+"""The rule registry: an explicit list of families, each an explicit list of modules."""
+
+from __future__ import annotations
+
+from memlint.rules import fm, fs, id, ix, lk, mx, su
+
+FAMILIES = (fs, fm, id, ix, lk, su, mx)
+
+REGISTRY = {module.META.code: module for family in FAMILIES for module in family.RULES}
+
+assert len(REGISTRY) == sum(len(family.RULES) for family in FAMILIES), "duplicate rule code"

@@ -1,0 +1,91 @@
+"""What every rule module declares (``META``) and the context its ``check`` receives.
+
+A rule module holds ``META = RuleMeta(...)``, a docstring with the sections
+What it does / Why is this bad? / Example / Fix safety, and a generator
+``check(ctx, target)``; ``target`` depends on ``META.scope``:
+
+- ``Scope.FILE``: every file read in the store (memories, index, note stores),
+- ``Scope.MEMORY``: each parsed memory,
+- ``Scope.INDEX``: the store's index, when it has one,
+- ``Scope.NOTES``: each note store (JSONL),
+- ``Scope.STORE``: the whole store, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from memlint.diagnostics import Diagnostic, Fix, FixAvailability, Range, Severity
+from memlint.sources.document import SourceFile
+
+ALL_PROFILES = frozenset({"linked", "typed", "notes", "freeform"})
+LINKED = frozenset({"linked"})
+TYPED = frozenset({"typed"})
+LINKED_TYPED = frozenset({"linked", "typed"})
+MARKDOWN_PROFILES = frozenset({"linked", "typed", "freeform"})
+
+
+class Scope(Enum):
+    FILE = "file"
+    MEMORY = "memory"
+    INDEX = "index"
+    NOTES = "notes"
+    STORE = "store"
+
+
+@dataclass(frozen=True)
+class RuleMeta:
+    code: str
+    name: str
+    summary: str
+    severity: Severity
+    scope: Scope
+    profiles: frozenset[str]
+    fix: FixAvailability = FixAvailability.NONE
+    default_enabled: bool = True
+    options: dict[str, object] = field(default_factory=dict)
+
+
+class RuleContext:
+    """What a rule sees: the store, settings, its own options, and ``report``."""
+
+    def __init__(self, store, settings, meta: RuleMeta) -> None:
+        self.store = store
+        self.settings = settings
+        self.meta = meta
+        self.severity = settings.severity_for(meta.code) or meta.severity
+        self.options = {**meta.options, **settings.options_for(meta.code)}
+
+    def report(
+        self,
+        source: SourceFile,
+        start: int,
+        end: int | None,
+        message: str,
+        fix: Fix | None = None,
+        notes: tuple[str, ...] = (),
+    ) -> Diagnostic:
+        """A diagnostic at text offsets ``start``..``end`` of ``source``."""
+        rng = source.range(start, end) if source.text is not None else Range.file_start()
+        return self.report_at(source.path, source.display, rng, message, fix, notes)
+
+    def report_at(
+        self,
+        path: str,
+        display: str,
+        rng: Range,
+        message: str,
+        fix: Fix | None = None,
+        notes: tuple[str, ...] = (),
+    ) -> Diagnostic:
+        return Diagnostic(
+            code=self.meta.code,
+            message=message,
+            path=path,
+            display_path=display,
+            range=rng,
+            severity=self.severity,
+            fix=fix,
+            notes=notes,
+        )

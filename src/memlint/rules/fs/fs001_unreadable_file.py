@@ -1,0 +1,33 @@
+"""## What it does
+Reports a memory, index or note file that cannot be read (permissions, I/O
+error), or that is too large to read (see FS005).
+
+## Why is this bad?
+The agent cannot load what the linter cannot read either; the file's
+contents are invisible to every other check.
+
+## Example
+A file with mode `000`, or a file that vanished during the run.
+
+Use instead: a readable regular file.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FS001",
+    name="unreadable-file",
+    summary="File cannot be read",
+    severity=Severity.ERROR,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+)
+
+
+def check(ctx, source):
+    if source.problem is not None and source.problem.kind == "unreadable":
+        yield ctx.report(source, 0, 0, f"cannot read file: {source.problem.detail}")

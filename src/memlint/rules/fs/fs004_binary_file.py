@@ -1,0 +1,33 @@
+"""## What it does
+Reports a `.md` or `.jsonl` file that holds NUL bytes or is encoded as
+UTF-16/UTF-32.
+
+## Why is this bad?
+Such a file is binary to every Markdown, YAML and JSON reader: an agent
+loads garbage or nothing, and diffs stop being reviewable.
+
+## Example
+A PNG renamed `note.md`, or a note saved by an editor as UTF-16.
+
+Use instead: UTF-8 text.
+
+## Fix safety
+No fix: binary files are never rewritten.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FS004",
+    name="binary-file",
+    summary="File is binary or not UTF-8 text",
+    severity=Severity.ERROR,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+)
+
+
+def check(ctx, source):
+    if source.problem is not None and source.problem.kind == "binary":
+        yield ctx.report(source, 0, 0, f"binary file: {source.problem.detail}")

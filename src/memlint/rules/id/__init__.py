@@ -1,0 +1,3 @@
+"""Rules of the ID family."""
+
+RULES = ()

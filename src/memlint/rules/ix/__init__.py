@@ -1,0 +1,3 @@
+"""Rules of the IX family."""
+
+RULES = ()

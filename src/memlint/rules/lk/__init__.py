@@ -1,0 +1,3 @@
+"""Rules of the LK family."""
+
+RULES = ()

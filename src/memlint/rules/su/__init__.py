@@ -1,0 +1,3 @@
+"""Rules of the SU family."""
+
+RULES = ()

@@ -1,0 +1,194 @@
+"""``memlint check``: settings, discovery, rules, rendering, exit status."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+
+from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
+from memlint.config import ConfigError, Settings, find_config, load_settings, settings_from_mapping
+from memlint.diagnostics import Applicability, Diagnostic, Severity
+from memlint.textutil import escape, plural
+
+
+def resolve_settings(args) -> Settings:
+    """Config file (found, given, or none with ``--isolated``) plus command-line overrides."""
+    inline: dict = {}
+    config_file = None
+    for value in args.config:
+        if os.path.isfile(value):
+            config_file = value
+        elif "=" in value:
+            import tomllib
+
+            try:
+                inline.update(tomllib.loads(value))
+            except tomllib.TOMLDecodeError as exc:
+                raise ConfigError(f"--config {value!r}: {exc}") from None
+        else:
+            raise ConfigError(f"--config {value!r}: no such file")
+    if config_file is None and not args.isolated:
+        config_file = find_config(os.getcwd())
+    settings = load_settings(config_file)
+    if inline:
+        base = settings_from_mapping(inline)
+        settings = settings.with_overrides(
+            **{
+                key: getattr(base, key)
+                for key in settings.__dataclass_fields__
+                if getattr(base, key) != getattr(Settings(), key) and key != "config_dir"
+            }
+        )
+    overrides = {
+        "select": tuple(args.select) if args.select is not None else None,
+        "extend_select": (*settings.extend_select, *args.extend_select) or None,
+        "ignore": (*settings.ignore, *args.ignore) or None,
+        "fail_on": Severity.parse(args.fail_on) if args.fail_on else None,
+    }
+    return settings.with_overrides(**overrides)
+
+
+def _check_selectors(settings: Settings) -> None:
+    from memlint.rules import REGISTRY
+
+    for selector in (
+        *(settings.select or ()),
+        *settings.extend_select,
+        *settings.ignore,
+        *(code for _, codes in settings.per_file_ignores for code in codes),
+    ):
+        if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
+            raise ConfigError(f"unknown rule selector `{selector}`")
+
+
+def run_check(args) -> int:
+    from memlint.discovery import UsageError, discover
+    from memlint.engine import CRASH_CODE, lint_store, selected_rules
+    from memlint.output import RENDERERS, TEXT_FORMATS, RenderContext
+
+    try:
+        settings = resolve_settings(args)
+        _check_selectors(settings)
+    except ConfigError as exc:
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.show_settings:
+        print(settings_text(settings))
+        return EXIT_OK
+    try:
+        stores = discover(args.paths, settings)
+    except UsageError as exc:
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.show_files:
+        sys.stdout.write(files_text(stores))
+        return EXIT_OK
+    rules = selected_rules(settings)
+    diagnostics: list[Diagnostic] = []
+    for store in stores:
+        diagnostics.extend(lint_store(store, settings, rules))
+    diagnostics.sort(key=Diagnostic.sort_key)
+    sources = {s.path: s for store in stores for s in (*store.files, *store.notes)}
+    ctx = RenderContext(cwd=os.getcwd(), sources=sources, color=_use_color(args))
+    text_format = args.output_format in TEXT_FORMATS
+    if args.statistics:
+        output = statistics_text(diagnostics)
+    else:
+        output = RENDERERS[args.output_format](diagnostics, ctx)
+        if text_format and not args.quiet:
+            output += summary_text(diagnostics, stores)
+    _emit(output, args.output_file)
+    if not stores and not args.quiet:
+        print("memlint: no memory store found (a folder with MEMORY.md)", file=sys.stderr)
+    if any(d.code == CRASH_CODE for d in diagnostics):
+        return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_OK
+    failing = any(d.severity >= settings.fail_on for d in diagnostics)
+    return EXIT_FAIL if failing else EXIT_OK
+
+
+def _emit(output: str, output_file: str | None) -> None:
+    if output_file:
+        with open(output_file, "w", encoding="utf-8", newline="") as handle:
+            handle.write(output)
+    else:
+        sys.stdout.write(output)
+
+
+def _use_color(args) -> bool:
+    if args.color == "always":
+        return True
+    if args.color == "never" or args.output_file or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def summary_text(diagnostics: list[Diagnostic], stores) -> str:
+    if not diagnostics:
+        return f"All checks passed ({plural(len(stores), 'store')}).\n"
+    counts = Counter(d.severity for d in diagnostics)
+    parts = [plural(counts[s], s.label) for s in reversed(Severity) if counts[s]]
+    lines = [f"Found {plural(len(diagnostics), 'problem')} ({', '.join(parts)})."]
+    fixable = sum(
+        1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE
+    )
+    hidden = sum(
+        1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE
+    )
+    if fixable:
+        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+    if hidden:
+        lines.append(
+            f"({plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.)"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def statistics_text(diagnostics: list[Diagnostic]) -> str:
+    from memlint.rules import REGISTRY
+
+    counts = Counter(d.code for d in diagnostics)
+    fixable = {d.code for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE}
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    lines = []
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        name = REGISTRY[code].META.name if code in REGISTRY else ""
+        marker = "[*] " if code in fixable else ""
+        lines.append(f"{count:>{width}}\t{code}\t{marker}{name}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def files_text(stores) -> str:
+    out = []
+    for store in stores:
+        out.append(
+            f"{escape(store.display_root)}: profile {store.profile} "
+            f"({escape(store.profile_reason)}); store because it {escape(store.reason)}\n"
+        )
+        if store.index is not None:
+            out.append(f"  index   {escape(store.index.file.display)}\n")
+        for memory in store.memories:
+            out.append(f"  memory  {escape(memory.file.display)}\n")
+        for source in store.files:
+            if source.text is None:
+                out.append(f"  unread  {escape(source.display)}\n")
+        for source in store.notes:
+            out.append(f"  notes   {escape(source.display)}\n")
+        for rel in store.excluded:
+            out.append(f"  excluded {escape(rel)}\n")
+        for skipped in store.skipped:
+            out.append(f"  skipped {escape(skipped.display)} ({escape(skipped.detail)})\n")
+    return "".join(out)
+
+
+def settings_text(settings: Settings) -> str:
+    lines = [
+        f"Settings path: {settings.config_path or '(none)'}",
+    ]
+    for key in settings.__dataclass_fields__:
+        if key in ("config_path",):
+            continue
+        lines.append(f"{key} = {getattr(settings, key)!r}")
+    return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""Markdown scanning: prose lines with code and comments masked, and wikilinks.
+
+A line scan, not a full parser: fenced code (``` and ~~~), indented code,
+inline code spans and HTML comments are blanked out (offsets kept) so that
+``[[x]]`` inside code is never taken for a link. Every regex is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+WIKILINK = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
+FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+CODE_SPAN = re.compile(r"(`+)")
+
+
+@dataclass(frozen=True, slots=True)
+class WikiLink:
+    """``[[target#heading|label]]`` at ``start``..``end`` (offsets in the file text)."""
+
+    raw: str
+    target: str
+    heading: str | None
+    label: str | None
+    start: int
+    end: int
+    target_start: int
+    target_end: int
+
+
+def prose_lines(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, str]]:
+    """Yield ``(offset, line)`` for each line of ``text[start:end]`` with code and
+    HTML comments replaced by spaces (same length, so offsets stay exact)."""
+    end = len(text) if end is None else end
+    fence: str | None = None
+    in_comment = False
+    previous_blank = True
+    in_list = False
+    in_indented_code = False
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line_end = end if nl == -1 else nl
+        line = text[pos:line_end]
+        if fence is not None:
+            stripped = line.lstrip(" ")
+            if stripped.startswith(fence) and not stripped.strip(fence[0] + " \t\r"):
+                fence = None
+            yield pos, " " * len(line)
+        else:
+            blank = not line.strip()
+            opener = None if in_comment else FENCE.match(line)
+            if opener:
+                fence = opener.group(1)
+                yield pos, " " * len(line)
+            elif (
+                not in_comment
+                and not blank
+                and line.startswith(("    ", "\t"))
+                and (in_indented_code or (previous_blank and not in_list))
+            ):
+                in_indented_code = True
+                yield pos, " " * len(line)
+            else:
+                in_indented_code = False
+                if not blank and not line.startswith((" ", "\t")):
+                    in_list = bool(LIST_ITEM.match(line))
+                elif not blank and LIST_ITEM.match(line):
+                    in_list = True
+                masked, in_comment = _mask_inline(line, in_comment)
+                yield pos, masked
+            previous_blank = blank
+        if nl == -1:
+            break
+        pos = nl + 1
+
+
+def _mask_inline(line: str, in_comment: bool) -> tuple[str, bool]:
+    """Blank HTML comments and code spans in one line; report whether a comment stays open."""
+    chars = None
+    i = 0
+    n = len(line)
+    while i < n:
+        if in_comment:
+            close = line.find("-->", i)
+            stop = n if close == -1 else close + 3
+            chars = chars or list(line)
+            chars[i:stop] = " " * (stop - i)
+            if close == -1:
+                return "".join(chars), True
+            in_comment = False
+            i = stop
+            continue
+        tick = line.find("`", i)
+        comment = line.find("<!--", i)
+        if tick == -1 and comment == -1:
+            break
+        if comment != -1 and (tick == -1 or comment < tick):
+            in_comment = True
+            i = comment
+            continue
+        run = CODE_SPAN.match(line, tick)
+        ticks = run.group(1)
+        close = line.find(ticks, tick + len(ticks))
+        while close != -1 and line.startswith("`", close + len(ticks)):
+            close = line.find(ticks, close + len(ticks) + 1)
+        if close == -1:
+            i = tick + len(ticks)
+            continue
+        stop = close + len(ticks)
+        chars = chars or list(line)
+        chars[tick:stop] = " " * (stop - tick)
+        i = stop
+    return ("".join(chars) if chars else line), in_comment
+
+
+def scan_wikilinks(text: str, start: int = 0, end: int | None = None) -> list[WikiLink]:
+    links: list[WikiLink] = []
+    for offset, line in prose_lines(text, start, end):
+        if "[[" not in line:
+            continue
+        for match in WIKILINK.finditer(line):
+            links.append(make_wikilink(match.group(1), offset + match.start()))
+    return links
+
+
+def make_wikilink(inner: str, start: int) -> WikiLink:
+    """Build a WikiLink from the text between ``[[`` and ``]]`` found at ``start``."""
+    target_part, _, label = inner.partition("|")
+    target, hash_sign, heading = target_part.partition("#")
+    lead = len(target) - len(target.lstrip())
+    stripped = target.strip()
+    target_start = start + 2 + lead
+    return WikiLink(
+        raw=inner,
+        target=stripped,
+        heading=heading if hash_sign else None,
+        label=label if "|" in inner else None,
+        start=start,
+        end=start + len(inner) + 4,
+        target_start=target_start,
+        target_end=target_start + len(stripped),
+    )

@@ -1,0 +1,175 @@
+"""The store graph: memories, index entries, wikilinks and supersession edges."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from memlint.sources.document import SourceFile
+from memlint.sources.frontmatter import Field, Frontmatter, parse_frontmatter
+from memlint.sources.index import IndexEntry, parse_index
+from memlint.sources.markdown import WikiLink, make_wikilink, scan_wikilinks
+
+MEMORY_TYPES = ("user", "feedback", "project", "reference")
+SUPERSEDED = re.compile(r"superseded by \[\[([^\[\]\n]{1,200})\]\]")
+
+
+def fold(text: str) -> str:
+    """The identity key names and stems are compared under (NFC, then casefold)."""
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Supersession:
+    """``description: superseded by [[target]]``: the edge to a successor."""
+
+    link: WikiLink
+
+    @property
+    def target(self) -> str:
+        return self.link.target
+
+
+@dataclass(slots=True, eq=False)
+class Memory:
+    file: SourceFile
+    stem: str
+    frontmatter: Frontmatter | None
+    body_start: int
+    links: list[WikiLink] = field(default_factory=list)
+
+    @property
+    def name(self) -> str | None:
+        value = self.frontmatter.value("name") if self.frontmatter else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def description(self) -> str | None:
+        value = self.frontmatter.value("description") if self.frontmatter else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def type_field(self) -> Field | None:
+        """Where the memory type is written: top-level ``type`` first, else ``metadata.type``."""
+        if self.frontmatter is None:
+            return None
+        return self.frontmatter.fields.get("type") or self.frontmatter.nested("metadata", "type")
+
+    @property
+    def memory_type(self) -> str | None:
+        found = self.type_field
+        return found.value if found is not None and isinstance(found.value, str) else None
+
+    @cached_property
+    def supersession(self) -> Supersession | None:
+        found = self.frontmatter.fields.get("description") if self.frontmatter else None
+        if found is None or not isinstance(found.value, str):
+            return None
+        match = SUPERSEDED.match(found.value.strip())
+        if match is None:
+            return None
+        raw = (self.file.text or "")[found.value_start : found.value_end]
+        at = raw.find("[[" + match.group(1) + "]]")
+        start = found.value_start + (at if at >= 0 else 0)
+        return Supersession(make_wikilink(match.group(1), start))
+
+    @property
+    def body(self) -> str:
+        return (self.file.text or "")[self.body_start :]
+
+
+@dataclass(slots=True, eq=False)
+class Index:
+    file: SourceFile
+    frontmatter: Frontmatter | None
+    body_start: int
+    entries: list[IndexEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A directory entry memlint did not read: ``kind`` symlink or special."""
+
+    path: str
+    display: str
+    kind: str
+    detail: str
+
+
+@dataclass(slots=True, eq=False)
+class Store:
+    root: str
+    display_root: str
+    reason: str
+    profile: str = "freeform"
+    profile_reason: str = ""
+    index: Index | None = None
+    index_entry: Skipped | None = None
+    memories: list[Memory] = field(default_factory=list)
+    files: list[SourceFile] = field(default_factory=list)
+    notes: list[SourceFile] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
+    local_only: bool = False
+    report: set[str] | None = None
+
+    def reports_on(self, path: str) -> bool:
+        if self.report is None:
+            return True
+        if path in self.report:
+            return True
+        return any(path.startswith(prefix.rstrip("/") + "/") for prefix in self.report)
+
+    @cached_property
+    def by_name(self) -> dict[str, list[Memory]]:
+        table: dict[str, list[Memory]] = {}
+        for memory in self.memories:
+            if memory.name is not None:
+                table.setdefault(memory.name.strip(), []).append(memory)
+        return table
+
+    @cached_property
+    def by_stem(self) -> dict[str, list[Memory]]:
+        table: dict[str, list[Memory]] = {}
+        for memory in self.memories:
+            table.setdefault(memory.stem, []).append(memory)
+        return table
+
+    @cached_property
+    def by_folded_name(self) -> dict[str, list[Memory]]:
+        table: dict[str, list[Memory]] = {}
+        for memory in self.memories:
+            if memory.name is not None:
+                table.setdefault(fold(memory.name.strip()), []).append(memory)
+        return table
+
+    @cached_property
+    def by_rel(self) -> dict[str, Memory]:
+        return {memory.file.rel: memory for memory in self.memories}
+
+    @cached_property
+    def by_folded_rel(self) -> dict[str, list[Memory]]:
+        table: dict[str, list[Memory]] = {}
+        for memory in self.memories:
+            table.setdefault(fold(memory.file.rel), []).append(memory)
+        return table
+
+
+def load_memory(source: SourceFile) -> Memory:
+    """Parse one memory file: frontmatter, body start and body wikilinks."""
+    stem = source.rel.rsplit("/", 1)[-1][:-3]
+    text = source.text or ""
+    frontmatter = parse_frontmatter(text)
+    body_start = frontmatter.end if frontmatter is not None else 0
+    links = scan_wikilinks(text, body_start) if "[[" in text else []
+    return Memory(source, stem, frontmatter, body_start, links)
+
+
+def load_index(source: SourceFile) -> Index:
+    text = source.text or ""
+    frontmatter = parse_frontmatter(text)
+    body_start = frontmatter.end if frontmatter is not None else 0
+    entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
+    return Index(source, frontmatter, body_start, entries)

@@ -1,0 +1,58 @@
+"""Shared test helpers: build a store on disk and lint it in-process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memlint.config import Settings, settings_from_mapping
+from memlint.diagnostics import Diagnostic
+from memlint.discovery import discover
+from memlint.engine import lint_store, selected_rules
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def write_files(root: Path, files: dict) -> None:
+    """Write ``files`` (relative path -> str, or {"bytes": latin-1 str}) under ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, dict):
+            path.write_bytes(content["bytes"].encode("latin-1"))
+        else:
+            path.write_bytes(content.encode("utf-8"))
+
+
+def lint_dir(
+    root: Path,
+    select: list[str] | None = None,
+    config: dict | None = None,
+    paths: list[str] | None = None,
+) -> list[Diagnostic]:
+    settings = settings_from_mapping(config or {}) if config else Settings()
+    if select is not None:
+        settings = settings.with_overrides(select=tuple(select))
+    rules = selected_rules(settings)
+    found: list[Diagnostic] = []
+    for store in discover(paths or [str(root)], settings, cwd=str(root)):
+        found.extend(lint_store(store, settings, rules))
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+def lint_files(
+    tmp_path: Path, files: dict, select: list[str] | None = None, config: dict | None = None
+) -> list[Diagnostic]:
+    write_files(tmp_path, files)
+    return lint_dir(tmp_path, select, config)
+
+
+def summary(diagnostics: list[Diagnostic]) -> list[tuple[str, str, int, int]]:
+    """(code, path relative to the store, line, column) of each diagnostic."""
+    return [
+        (d.code, d.display_path, d.range.start.line, d.range.start.column) for d in diagnostics
+    ]
+
+
+def shared_available() -> bool:
+    return SHARED.is_dir() and os.access(SHARED, os.R_OK)
