@@ -49,9 +49,7 @@ def lint_files(
 
 def summary(diagnostics: list[Diagnostic]) -> list[tuple[str, str, int, int]]:
     """(code, path relative to the store, line, column) of each diagnostic."""
-    return [
-        (d.code, d.display_path, d.range.start.line, d.range.start.column) for d in diagnostics
-    ]
+    return [(d.code, d.display_path, d.range.start.line, d.range.start.column) for d in diagnostics]
 
 
 def shared_available() -> bool:

@@ -103,9 +103,10 @@ def find_config(start: str) -> str | None:
     while True:
         for name in CONFIG_NAMES:
             candidate = os.path.join(directory, name)
-            if os.path.isfile(candidate):
-                if name != "pyproject.toml" or _has_tool_table(candidate):
-                    return candidate
+            if os.path.isfile(candidate) and (
+                name != "pyproject.toml" or _has_tool_table(candidate)
+            ):
+                return candidate
         parent = os.path.dirname(directory)
         if parent == directory:
             return None

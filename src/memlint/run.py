@@ -131,12 +131,8 @@ def summary_text(diagnostics: list[Diagnostic], stores) -> str:
     counts = Counter(d.severity for d in diagnostics)
     parts = [plural(counts[s], s.label) for s in reversed(Severity) if counts[s]]
     lines = [f"Found {plural(len(diagnostics), 'problem')} ({', '.join(parts)})."]
-    fixable = sum(
-        1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE
-    )
-    hidden = sum(
-        1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE
-    )
+    fixable = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE)
+    hidden = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE)
     if fixable:
         lines.append(f"[*] {fixable} fixable with the `--fix` option.")
     if hidden:

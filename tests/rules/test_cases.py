@@ -37,9 +37,7 @@ def _load_cases():
 def test_rule_case(tmp_path, code, case):
     found = lint_files(tmp_path, case["files"], select=[code], config=case.get("config"))
     got = sorted(
-        [d.display_path, d.range.start.line, d.range.start.column]
-        for d in found
-        if d.code == code
+        [d.display_path, d.range.start.line, d.range.start.column] for d in found if d.code == code
     )
     expected = sorted(list(item) for item in case["expect"])
     assert got == expected, [d.message for d in found]

@@ -80,7 +80,11 @@ class SourceFile:
 
     def edit(self, start: int, end: int, content: str) -> Edit:
         return Edit(
-            self.path, self.byte_offset(start), self.byte_offset(end), content, self.range(start, end)
+            self.path,
+            self.byte_offset(start),
+            self.byte_offset(end),
+            content,
+            self.range(start, end),
         )
 
     @property
@@ -107,7 +111,9 @@ def read_source(path: str, rel: str, display: str, max_bytes: int) -> SourceFile
             return source
         source.mode = st.st_mode
         if st.st_size > max_bytes:
-            source.problem = ReadProblem("too-large", f"{st.st_size} bytes, over the {max_bytes} cap")
+            source.problem = ReadProblem(
+                "too-large", f"{st.st_size} bytes, over the {max_bytes} cap"
+            )
             return source
         chunks = []
         remaining = max_bytes + 1

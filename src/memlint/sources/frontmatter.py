@@ -72,7 +72,7 @@ class Frontmatter:
         return holder.children.get(key)
 
 
-def find_block(text: str) -> tuple[int, int, int, int] | None | str:
+def find_block(text: str) -> tuple[int, int, int, int] | str | None:
     """Locate ``---`` … ``---`` at the top of ``text``.
 
     Returns ``(start, content_start, content_end, end)``, ``None`` when there is
@@ -146,9 +146,7 @@ def _load(fm: Frontmatter, content: str, base: int) -> None:
     try:
         root = yaml.compose(content, Loader=_loader())
     except RecursionError:
-        fm.problems.append(
-            FrontmatterProblem("too-deep", "YAML nesting is too deep to load", base)
-        )
+        fm.problems.append(FrontmatterProblem("too-deep", "YAML nesting is too deep to load", base))
         return
     except Exception as exc:  # any parser failure is a finding, never a crash
         fm.problems.append(_yaml_error(exc, content, base))
