@@ -16,6 +16,7 @@ CANONICAL = re.compile(r"[ \t]*- \[")
 SEPARATOR = re.compile(r"\s*(?:—|–|--|-|:|\|)\s*")
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
 DRIVE = re.compile(r"[A-Za-z]:")
+LONE_CR = re.compile(r"\r(?!\n)")
 WEB_SCHEMES = ("http:", "https:", "mailto:", "ftp:")
 
 
@@ -49,7 +50,7 @@ def _markdown():
 def parse_index(text: str, body_start: int, line_starts: list[int]) -> list[IndexEntry]:
     """Find the index entries of ``text`` (a ``MEMORY.md``), ignoring its frontmatter."""
     prefix_lines = text.count("\n", 0, body_start)
-    body = "\n" * prefix_lines + text[body_start:]
+    body = "\n" * prefix_lines + LONE_CR.sub(" ", text[body_start:])
     try:
         tokens = _markdown().parse(body)
     except Exception:  # a parser failure leaves the index without entries, never a crash
@@ -73,6 +74,8 @@ def _entry(text: str, token, line_starts: list[int]) -> IndexEntry | None:
     if not any(child.type == "link_open" for child in children):
         return None
     first, last = token.map
+    if first >= len(line_starts):
+        return None
     line = first + 1
     start = line_starts[first]
     end = line_starts[line] - 1 if line < len(line_starts) else len(text)

@@ -1,0 +1,223 @@
+"""The command line: options, exit codes, config discovery, partial file lists."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memlint import __version__
+from memlint.cli import main
+from tests.helpers import write_files
+
+GOOD = "---\nname: a\ndescription: a memory\nmetadata:\n  type: user\n---\nBody.\n"
+STORE = {
+    "mem/MEMORY.md": "- [A](a.md) — a memory\n- [B](b.md) — b\n",
+    "mem/a.md": GOOD,
+    "mem/b.md": {"bytes": "---\nname: b\n---\ncaf\xe9\n"},
+}
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    write_files(tmp_path, STORE)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_bare_command_is_check(store, capsys):
+    assert run(capsys, "mem", "--select", "FS002") == run(
+        capsys, "check", "mem", "--select", "FS002"
+    )
+
+
+def test_default_path_is_cwd(store, capsys):
+    code, out, _ = run(capsys, "--select", "FS002", "--output-format", "concise")
+    assert code == 1
+    assert out.startswith("mem/b.md:4:1: FS002 error: file is not UTF-8")
+
+
+def test_full_format_shows_location_and_summary(store, capsys):
+    code, out, _ = run(capsys, "check", "--select", "FS002")
+    assert code == 1
+    assert "FS002 error: file is not UTF-8: invalid UTF-8 at byte 19" in out
+    assert " --> mem/b.md:4:1" in out
+    assert "Found 1 problem (1 error)." in out
+
+
+def test_json_and_json_lines(store, capsys):
+    _, out, _ = run(capsys, "--select", "FS002", "--output-format", "json")
+    data = json.loads(out)
+    assert [(d["code"], d["name"], d["filename"], d["location"]) for d in data] == [
+        ("FS002", "invalid-utf8", "mem/b.md", {"row": 4, "column": 1})
+    ]
+    _, lines, _ = run(capsys, "--select", "FS002", "--output-format", "json-lines")
+    assert [json.loads(line) for line in lines.splitlines()] == data
+
+
+def test_output_file(store, capsys):
+    code, out, _ = run(capsys, "--select", "FS002", "--output-format", "json", "-o", "r.json")
+    assert code == 1 and out == ""
+    assert json.loads((store / "r.json").read_text())[0]["code"] == "FS002"
+
+
+def test_select_ignore_prefixes(store, capsys):
+    assert run(capsys, "--select", "FS", "--ignore", "FS002")[0] == 0
+    assert run(capsys, "--select", "FS", "--ignore", "FS")[0] == 0
+    assert run(capsys, "--select", "FS002", "--ignore", "FS")[0] == 1
+    assert run(capsys, "--select", "FS004", "--extend-select", "FS002")[0] == 1
+
+
+def test_unknown_selector_is_usage_error(store, capsys):
+    code, _, err = run(capsys, "--select", "ZZ9")
+    assert code == 2
+    assert "unknown rule selector `ZZ9`" in err
+
+
+def test_exit_zero_and_fail_on(store, capsys):
+    assert run(capsys, "--select", "FS002", "--exit-zero")[0] == 0
+    write_files(store, {"mem/b.md": GOOD.replace("name: a", "name: b")})
+    assert run(capsys, "--select", "FS")[0] == 0
+
+
+def test_fail_on_warning_counts_warnings(tmp_path, monkeypatch, capsys):
+    write_files(tmp_path, {"mem/MEMORY.md": "x\n", "mem/a.md": GOOD})
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".memlint.toml").write_text('[severity]\nFS002 = "warning"\n')
+    write_files(tmp_path, {"mem/b.md": {"bytes": "caf\xe9"}})
+    assert run(capsys, "--select", "FS002")[0] == 0
+    assert run(capsys, "--select", "FS002", "--fail-on", "warning")[0] == 1
+
+
+def test_statistics(store, capsys):
+    code, out, _ = run(capsys, "--select", "FS", "--statistics")
+    assert code == 1
+    assert out == "1\tFS002\tinvalid-utf8\n"
+
+
+def test_quiet_prints_no_summary(store, capsys):
+    _, out, _ = run(capsys, "--select", "FS002", "-q")
+    assert "Found" not in out and "FS002" in out
+
+
+def test_color_always_and_never(store, capsys):
+    _, out, _ = run(capsys, "--select", "FS002", "--color", "always")
+    assert "\x1b[" in out
+    _, out, _ = run(capsys, "--select", "FS002", "--color", "never")
+    assert "\x1b[" not in out
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"memlint {__version__}"
+
+
+def test_show_files_explains_profile(store, capsys):
+    code, out, _ = run(capsys, "--show-files")
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "mem: profile linked (1 of 1 memory files have `name` equal to their filename);"
+        " store because it has MEMORY.md"
+    )
+    assert "  memory  mem/a.md" in out and "  unread  mem/b.md" in out
+
+
+def test_config_discovery_order(store, capsys):
+    (store / "pyproject.toml").write_text('[tool.memlint]\nselect = ["FS004"]\n')
+    assert run(capsys)[0] == 0
+    (store / "memlint.toml").write_text('select = ["FS002"]\n')
+    assert run(capsys)[0] == 1
+    (store / ".memlint.toml").write_text('select = ["FS004"]\n')
+    assert run(capsys)[0] == 0
+    _, out, _ = run(capsys, "--show-settings")
+    assert f"Settings path: {store / '.memlint.toml'}" in out
+    assert run(capsys, "--isolated", "--select", "FS002")[0] == 1
+
+
+def test_pyproject_without_tool_table_is_skipped(store, capsys):
+    (store / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    _, out, _ = run(capsys, "--show-settings")
+    assert "Settings path: (none)" in out
+
+
+def test_config_file_and_inline_override(store, capsys):
+    (store / "custom.toml").write_text('select = ["FS004"]\n')
+    assert run(capsys, "--config", "custom.toml")[0] == 0
+    assert run(capsys, "--config", "custom.toml", "--config", "select = ['FS002']")[0] == 1
+
+
+def test_invalid_config_is_exit_2(store, capsys):
+    (store / ".memlint.toml").write_text("bogus-option = 1\n")
+    code, _, err = run(capsys)
+    assert code == 2 and "unknown option(s): bogus-option" in err
+    (store / ".memlint.toml").write_text("select = [\n")
+    assert run(capsys)[0] == 2
+
+
+def test_per_file_ignores(store, capsys):
+    (store / ".memlint.toml").write_text('[per-file-ignores]\n"mem/b.md" = ["FS002"]\n')
+    assert run(capsys, "--select", "FS002")[0] == 0
+    (store / ".memlint.toml").write_text('[per-file-ignores]\n"!mem/b.md" = ["FS002"]\n')
+    assert run(capsys, "--select", "FS002")[0] == 1
+
+
+def test_partial_file_list_reports_only_given_files(store, capsys):
+    assert run(capsys, "mem/a.md", "--select", "FS002")[0] == 0
+    code, out, _ = run(capsys, "mem/b.md", "--select", "FS002", "--output-format", "concise")
+    assert code == 1 and out.startswith("mem/b.md:")
+
+
+def test_missing_path_is_usage_error(store, capsys):
+    code, _, err = run(capsys, "nope")
+    assert code == 2 and "nope" in err
+
+
+def test_bad_option_is_usage_error(capsys):
+    assert main(["check", "--output-format", "bogus"]) == 2
+
+
+def test_no_store_in_code_repo(tmp_path, monkeypatch, capsys):
+    write_files(tmp_path, {"README.md": "# x\n", "docs/guide.md": "text [[x]]\n"})
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys)
+    assert code == 0 and "no memory store found" in err
+
+
+def test_rule_command(capsys):
+    assert main(["rule", "FS002"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# invalid-utf8 (FS002)") and "## What it does" in out
+    assert main(["rule", "--all", "--output-format", "json"]) == 0
+    codes = [r["code"] for r in json.loads(capsys.readouterr().out)]
+    assert codes == sorted(codes) and "FS002" in codes
+    assert main(["rule", "XX999"]) == 2
+
+
+def test_output_is_deterministic(store, capsys):
+    first = run(capsys, "--output-format", "json")
+    assert run(capsys, "--output-format", "json") == first
+
+
+def test_python_dash_m_and_console_script(store):
+    proc = subprocess.run(
+        [sys.executable, "-m", "memlint", "--version"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == f"memlint {__version__}"
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "memlint", "check", "mem", "--select", "FS002"],
+        capture_output=True,
+        text=True,
+        cwd=store,
+        env=env,
+    )
+    assert proc.returncode == 1 and "FS002" in proc.stdout

@@ -1,0 +1,107 @@
+"""The shared hostile corpus: no crash, no hang, only documented exit codes, lint writes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import stat
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import SHARED
+
+GENERATOR = SHARED / "corpus" / "hostile_corpus.py"
+TIMEOUT = 20
+CANARY = "CANARY-7f3a"
+
+
+@pytest.fixture(scope="session")
+def hostile_corpus(tmp_path_factory) -> Path:
+    if not GENERATOR.is_file():
+        pytest.skip("shared hostile corpus generator not available")
+    out = tmp_path_factory.mktemp("hostile")
+    subprocess.run(
+        [sys.executable, str(GENERATOR), str(out), "--quick"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out
+
+
+def tree_fingerprint(top: Path) -> dict[str, str]:
+    """Every entry below ``top``: content hash for files, target for links, kind otherwise."""
+    found: dict[str, str] = {}
+    for directory, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = os.path.join(directory, name)
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                found[path] = "link:" + os.readlink(path)
+            elif stat.S_ISREG(st.st_mode):
+                try:
+                    with open(path, "rb") as handle:
+                        digest = hashlib.sha256(handle.read()).hexdigest()
+                except OSError:
+                    digest = "unreadable"
+                found[path] = f"{stat.S_IMODE(st.st_mode):o}:{digest}"
+            else:
+                found[path] = f"{stat.S_IFMT(st.st_mode):o}:{stat.S_IMODE(st.st_mode):o}"
+    return found
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def run_case(case: Path) -> tuple[str, int | None, str, str]:
+    target = case / "memory"
+    if not target.exists():
+        target = case
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "memlint", "check", str(target), "--output-format", "concise"],
+            capture_output=True,
+            timeout=TIMEOUT,
+            preexec_fn=_limit_memory,
+            cwd=case,
+            env={**os.environ, "CANARY_ENV": "never-printed-" + CANARY},
+        )
+    except subprocess.TimeoutExpired:
+        return case.name, None, "", "timeout"
+    return (
+        case.name,
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
+    )
+
+
+def test_hostile_corpus_lint_mode(hostile_corpus):
+    cases = sorted(p for p in hostile_corpus.iterdir() if p.is_dir())
+    assert len(cases) >= 50
+    before = tree_fingerprint(hostile_corpus)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(run_case, cases))
+    problems = []
+    for name, code, out, err in results:
+        if code is None:
+            problems.append(f"{name}: hang (over {TIMEOUT}s)")
+        elif code not in (0, 1, 2):
+            problems.append(f"{name}: exit {code}")
+        if "Traceback" in err or "Traceback" in out:
+            problems.append(f"{name}: traceback: {err[-300:]}")
+        if CANARY in out or CANARY in err:
+            problems.append(f"{name}: printed the canary")
+        if any(ch in out for ch in "\x1b\x07\x08\u202e\u2066"):
+            problems.append(f"{name}: raw control character in output")
+        if any(line.startswith("::") for line in out.splitlines()):
+            problems.append(f"{name}: an output line starts with `::`")
+    assert not problems, "\n".join(problems)
+    assert tree_fingerprint(hostile_corpus) == before, "lint mode changed files"
+    assert not (Path.cwd() / "PWNED_BY_YAML_TAG").exists()
