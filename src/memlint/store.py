@@ -32,7 +32,7 @@ class Supersession:
         return self.link.target
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(eq=False)
 class Memory:
     file: SourceFile
     stem: str
@@ -98,7 +98,7 @@ class Skipped:
     detail: str
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(eq=False)
 class Store:
     root: str
     display_root: str

@@ -1,6 +1,6 @@
 """## What it does
 Reports a memory, index or note file that cannot be read (permissions, I/O
-error), or that is too large to read (see FS005).
+error, a file removed while memlint ran). Oversized files are FS005.
 
 ## Why is this bad?
 The agent cannot load what the linter cannot read either; the file's
