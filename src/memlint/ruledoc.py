@@ -60,3 +60,42 @@ def run_rule_command(args) -> int:
     else:
         print("\n".join(rule_text(m) for m in modules), end="")
     return 0
+
+
+def rules_table_markdown() -> str:
+    """The rule list as a Markdown table (kept in README.md by a test)."""
+    from memlint.rules import REGISTRY
+
+    fix_marks = {
+        FixAvailability.NONE: "",
+        FixAvailability.SOMETIMES: "🛠",
+        FixAvailability.ALWAYS: "🛠",
+    }
+    lines = ["| code | name | severity | profiles | fix |", "|---|---|---|---|---|"]
+    for code in sorted(REGISTRY):
+        meta = REGISTRY[code].META
+        profiles = ", ".join(sorted(meta.profiles))
+        flag = "" if meta.default_enabled else " (off by default)"
+        lines.append(
+            f"| {code} | `{meta.name}`{flag} | {meta.severity.label} | {profiles} "
+            f"| {fix_marks[meta.fix]} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def update_readme(text: str) -> str:
+    """Replace the table between the README's rule markers with the current one."""
+    head, _, rest = text.partition(README_START)
+    _, _, tail = rest.partition(README_END)
+    return f"{head}{README_START}\n{rules_table_markdown()}{README_END}{tail}"
+
+
+README_START = "<!-- rules:start -->"
+README_END = "<!-- rules:end -->"
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    readme.write_text(update_readme(readme.read_text(encoding="utf-8")), encoding="utf-8")
