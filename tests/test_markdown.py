@@ -1,0 +1,93 @@
+"""Wikilink scanning skips code and comments; index entries keep exact spans."""
+
+from __future__ import annotations
+
+from memlint.sources.document import SourceFile, decode_into
+from memlint.sources.index import escape_reason, parse_index
+from memlint.sources.markdown import scan_wikilinks
+
+
+def targets(text: str) -> list[str]:
+    return [link.target for link in scan_wikilinks(text)]
+
+
+def test_wikilink_forms():
+    text = "See [[a]], [[b|label]], [[c#Heading]] and [[ d ]].\n"
+    links = scan_wikilinks(text)
+    assert [(link.target, link.label, link.heading) for link in links] == [
+        ("a", None, None),
+        ("b", "label", None),
+        ("c", None, "Heading"),
+        ("d", None, None),
+    ]
+    assert text[links[0].start : links[0].end] == "[[a]]"
+    assert text[links[3].target_start : links[3].target_end] == "d"
+
+
+def test_code_and_comments_are_not_links():
+    text = (
+        "Real [[a]].\n"
+        '```bash\nif [[ -n "$CI" ]]; then :; fi\n```\n'
+        "~~~\n[[fenced]]\n~~~\n"
+        "Inline `[[span]]` and ``[[double `tick`]]``.\n"
+        "<!-- [[comment]]\n[[still comment]] -->\n"
+        "\n    [[indented code]]\n\n"
+        "- item\n\n    [[list continuation]]\n"
+        "After [[b]].\n"
+    )
+    assert targets(text) == ["a", "list continuation", "b"]
+
+
+def test_unclosed_fence_swallows_rest_but_never_crashes():
+    assert targets("```\n[[x]]\n") == []
+
+
+def test_wikilink_scan_is_bounded():
+    import time
+
+    start = time.perf_counter()
+    assert targets("[[" * 40_000) == []
+    assert time.perf_counter() - start < 1.0
+
+
+def index_entries(text: str):
+    source = SourceFile("/s/MEMORY.md", "MEMORY.md", "MEMORY.md")
+    decode_into(source, text.encode())
+    return parse_index(source.text, 0, source.line_starts)
+
+
+def test_index_entries_and_spans():
+    text = (
+        "# Index\n\n"
+        "- [Coffee](coffee.md) — how the user takes coffee\n"
+        "* [Star](star.md) -- other bullet\n"
+        "- See [Inline](inline.md)\n"
+        "- [Web](https://example.com/x.md) — external\n"
+        "```\n- [Code](code.md)\n```\n"
+        "<!--\n- [Hidden](hidden.md)\n-->\n"
+        "- [Spaced](my%20file.md#top) — x\n"
+    )
+    entries = index_entries(text)
+    assert [(e.line, e.target, e.canonical, e.summary) for e in entries] == [
+        (3, "coffee.md", True, "how the user takes coffee"),
+        (4, "star.md", False, "other bullet"),
+        (5, "inline.md", False, ""),
+        (13, "my file.md", True, "x"),
+    ]
+    first = entries[0]
+    assert text[first.href_start : first.href_end] == "coffee.md"
+
+
+def test_index_crlf_and_lone_cr():
+    entries = index_entries("- [A](a.md) — x\r\n- [B](b.md)\r- [C](c.md)\n")
+    assert [(e.line, e.target) for e in entries] == [(1, "a.md"), (2, "b.md")]
+
+
+def test_escape_reasons():
+    assert escape_reason("a/b.md") is None
+    assert escape_reason("a/../b.md") is None
+    assert escape_reason("../b.md") == "climbs out of the store with `..`"
+    assert escape_reason("/etc/x.md") == "is an absolute path"
+    assert escape_reason("C:/x.md") == "is a drive-letter path"
+    assert escape_reason("file:///x.md") == "has a URL scheme"
+    assert escape_reason("a\\b.md") == "uses backslashes"
