@@ -11,10 +11,14 @@ A case file (sqlfluff style)::
         fixed: {a.md: "..."}            # optional: content after --fix
 
 Every registered rule must have a case file with a failing and a passing case.
+A failing case that a case file cannot express (a symlink, a FIFO, a file that
+vanishes while memlint runs, a crashing rule) may instead be a pytest test
+named in ``FAILING_CASE_TESTS``.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -24,6 +28,14 @@ from memlint.rules import REGISTRY
 from tests.helpers import lint_files
 
 CASES_DIR = Path(__file__).parent / "cases"
+
+FAILING_CASE_TESTS = {
+    "FS001": "tests.rules.test_special_files::test_unreadable_file_is_reported",
+    "FS006": "tests.rules.test_special_files::test_symlinks_are_reported_not_followed",
+    "GT001": "tests.test_git_rule::test_tracked_and_trackable_files_are_reported",
+    "MX002": "tests.rules.test_special_files::test_crashing_rule_is_reported_and_exits_2",
+    "NT016": "tests.test_append_only::test_edit_in_the_middle",
+}
 
 
 def _load_cases():
@@ -49,5 +61,9 @@ def test_every_rule_has_failing_and_passing_cases():
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for case in data["cases"].values():
             seen.setdefault(data["rule"], set()).add(bool(case["expect"]))
+    for code, test in FAILING_CASE_TESTS.items():
+        module, _, name = test.partition("::")
+        assert callable(getattr(importlib.import_module(module), name, None)), test
+        seen.setdefault(code, set()).add(True)
     missing = [code for code in REGISTRY if seen.get(code) != {True, False}]
     assert not missing, f"rules without a failing and a passing case: {missing}"

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memlint.output import json_format, text
+from memlint.output import github, gitlab, json_format, junit, sarif, text
 
 RENDERERS = {
     "full": text.render_full,
     "concise": text.render_concise,
     "json": json_format.render_json,
     "json-lines": json_format.render_json_lines,
+    "sarif": sarif.render_sarif,
+    "github": github.render_github,
+    "junit": junit.render_junit,
+    "gitlab": gitlab.render_gitlab,
 }
 
 TEXT_FORMATS = frozenset({"full", "concise"})
@@ -25,3 +29,4 @@ class RenderContext:
     color: bool = False
     show_fixes: bool = False
     unsafe_fixes: bool = False
+    rule_codes: tuple[str, ...] = ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memlint.diagnostics import Applicability, Diagnostic, Severity
+from memlint.privacy import mask_text
 from memlint.textutil import escape, shorten
 
 COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
@@ -63,7 +64,7 @@ def _snippet(diagnostic: Diagnostic, ctx) -> list[str]:
     start, end = diagnostic.range.start, diagnostic.range.end
     if start.line > len(source.line_starts):
         return []
-    line = source.line_text(start.line)
+    line = mask_text(source.line_text(start.line))
     width = len(str(start.line))
     gutter = " " * width
     shown = escape(shorten(line, SNIPPET_WIDTH))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memlint.rules import fm, fs, id, ix, lk, mx, su
+from memlint.rules import du, fm, fs, gt, id, ix, lk, mx, nt, pv, su, ty
 
-FAMILIES = (fs, fm, id, ix, lk, su, mx)
+FAMILIES = (fs, fm, id, ix, lk, su, ty, du, nt, pv, gt, mx)
 
 REGISTRY = {module.META.code: module for family in FAMILIES for module in family.RULES}
 

@@ -1,3 +1,5 @@
-"""Rules of the MX family."""
+"""MX: memlint itself."""
 
-RULES = ()
+from memlint.rules.mx import mx001_unused_suppression, mx002_rule_crashed
+
+RULES = (mx001_unused_suppression, mx002_rule_crashed)

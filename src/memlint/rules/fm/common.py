@@ -1,0 +1,41 @@
+"""Helpers shared by the FM rules: frontmatter problems and required fields."""
+
+from __future__ import annotations
+
+from memlint.sources.frontmatter import Field
+
+UNUSABLE = frozenset({"unclosed", "invalid-yaml", "too-large", "too-deep", "not-mapping"})
+
+
+def problems(memory, kinds: frozenset[str] | set[str]):
+    """The frontmatter problems of ``memory`` whose kind is in ``kinds``."""
+    fm = memory.frontmatter
+    if fm is None:
+        return []
+    return [p for p in fm.problems if p.kind in kinds]
+
+
+def usable(memory) -> bool:
+    """Whether the memory has a frontmatter mapping the field rules can judge."""
+    fm = memory.frontmatter
+    return fm is not None and fm.parsed and not problems(memory, UNUSABLE)
+
+
+def type_key(memory, profile: str) -> str:
+    """Where the memory type is written (or expected) for this memory."""
+    fm = memory.frontmatter
+    if fm is not None and "type" in fm.fields:
+        return "type"
+    if fm is not None and fm.nested("metadata", "type") is not None:
+        return "metadata.type"
+    return "metadata.type" if profile == "linked" else "type"
+
+
+def required_fields(memory, profile: str) -> list[tuple[str, Field | None]]:
+    """``(key, field or None)`` for name, description and the memory type."""
+    fm = memory.frontmatter
+    return [
+        ("name", fm.fields.get("name")),
+        ("description", fm.fields.get("description")),
+        (type_key(memory, profile), memory.type_field),
+    ]

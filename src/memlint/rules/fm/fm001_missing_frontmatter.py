@@ -1,0 +1,44 @@
+"""## What it does
+Reports a memory file with no `---` frontmatter block at the top.
+
+## Why is this bad?
+Without frontmatter a memory has no `name` to link to, no description for
+the index and no type: agents cannot select or resolve it.
+
+## Example
+```markdown
+# Coffee
+Prefers espresso.
+```
+
+Use instead:
+```markdown
+---
+name: coffee
+description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
+```
+
+## Fix safety
+No fix: the values cannot be invented.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FM001",
+    name="missing-frontmatter",
+    summary="Memory file has no frontmatter block",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    if memory.frontmatter is None:
+        yield ctx.report(memory.file, 0, 0, "no `---` frontmatter block at the top of the file")

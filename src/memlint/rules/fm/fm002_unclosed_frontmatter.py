@@ -1,0 +1,48 @@
+"""## What it does
+Reports a memory whose frontmatter opens with `---` but has no closing `---` line.
+
+## Why is this bad?
+Loaders then read the whole file as YAML (or none of it): the name,
+description and type are lost and the body may be parsed as keys.
+
+## Example
+```markdown
+---
+name: coffee
+description: prefers espresso
+Body text.
+```
+
+Use instead:
+```markdown
+---
+name: coffee
+description: prefers espresso
+---
+Body text.
+```
+
+## Fix safety
+No fix: where the block was meant to end is a guess.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.fm.common import problems
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="FM002",
+    name="unclosed-frontmatter",
+    summary="Frontmatter block is never closed",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+KINDS = frozenset({"unclosed"})
+
+
+def check(ctx, memory):
+    for problem in problems(memory, KINDS):
+        yield ctx.report(memory.file, problem.offset, problem.offset, escape(problem.message))

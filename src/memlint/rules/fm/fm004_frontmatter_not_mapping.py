@@ -1,0 +1,44 @@
+"""## What it does
+Reports frontmatter that is valid YAML but a list or a bare scalar instead
+of a mapping of keys.
+
+## Why is this bad?
+Every reader looks up `name`, `description` and the type as keys; a list
+or string has none of them.
+
+## Example
+```yaml
+- name: coffee
+- description: prefers espresso
+```
+
+Use instead:
+```yaml
+name: coffee
+description: prefers espresso
+```
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.rules.fm.common import problems
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="FM004",
+    name="frontmatter-not-mapping",
+    summary="Frontmatter is not a mapping of keys",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=MARKDOWN_PROFILES,
+)
+
+KINDS = frozenset({"not-mapping"})
+
+
+def check(ctx, memory):
+    for problem in problems(memory, KINDS):
+        yield ctx.report(memory.file, problem.offset, problem.offset, escape(problem.message))

@@ -1,0 +1,40 @@
+"""## What it does
+Reports a key written twice in one frontmatter mapping.
+
+## Why is this bad?
+YAML keeps the last value silently, while a human (or a line-based reader)
+sees the first: the two disagree about what the memory is called.
+
+## Example
+```yaml
+name: coffee
+description: prefers espresso
+name: coffee-v2
+```
+
+Use instead: one `name` key.
+
+## Fix safety
+No fix: which of the values is right is the author's call.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.rules.fm.common import problems
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="FM005",
+    name="duplicate-key",
+    summary="Frontmatter repeats a key",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=MARKDOWN_PROFILES,
+)
+
+KINDS = frozenset({"duplicate-key"})
+
+
+def check(ctx, memory):
+    for problem in problems(memory, KINDS):
+        yield ctx.report(memory.file, problem.offset, problem.offset, escape(problem.message))

@@ -1,0 +1,45 @@
+"""## What it does
+Reports YAML anchors (`&a`), aliases (`*a`), merge keys (`<<`) and custom
+tags (`!tag`) in frontmatter.
+
+## Why is this bad?
+Aliases allow "billion laughs" expansion bombs, tags can trigger code in
+unsafe loaders, and both make a value mean something other than what is
+written on its line.
+
+## Example
+```yaml
+name: &n coffee
+description: *n
+```
+
+Use instead:
+```yaml
+name: coffee
+description: coffee preference
+```
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.rules.fm.common import problems
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="FM006",
+    name="yaml-alias",
+    summary="Frontmatter uses anchors, aliases, merge keys or tags",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=MARKDOWN_PROFILES,
+)
+
+KINDS = frozenset({"alias"})
+
+
+def check(ctx, memory):
+    for problem in problems(memory, KINDS):
+        yield ctx.report(memory.file, problem.offset, problem.offset, escape(problem.message))

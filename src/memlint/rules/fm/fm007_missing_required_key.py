@@ -1,0 +1,46 @@
+"""## What it does
+Reports a memory whose frontmatter lacks `name`, `description` or the memory
+type. The type may be written as `type` or as `metadata.type` (the `linked`
+contract asks for `metadata.type`; both are accepted).
+
+## Why is this bad?
+Links resolve against `name`, the index and the agent's memory selection
+read `description`, and the type decides how a memory is used.
+
+## Example
+```yaml
+name: coffee
+```
+
+Use instead:
+```yaml
+name: coffee
+description: prefers espresso
+metadata:
+  type: user
+```
+
+## Fix safety
+No fix: the values cannot be invented.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.fm.common import required_fields, usable
+
+META = RuleMeta(
+    code="FM007",
+    name="missing-required-key",
+    summary="Frontmatter lacks name, description or type",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    if not usable(memory):
+        return
+    for key, found in required_fields(memory, ctx.store.profile):
+        if found is None:
+            yield ctx.report(memory.file, 0, 3, f"frontmatter has no `{key}` key")

@@ -1,0 +1,58 @@
+"""## What it does
+Reports a memory that sets both `type` and `metadata.type` to different values.
+
+## Why is this bad?
+Readers pick one location or the other, so two tools file the same memory
+under different types.
+
+## Example
+```yaml
+type: user
+metadata:
+  type: feedback
+```
+
+Use instead: one of the two keys (or the same value in both).
+
+## Fix safety
+No fix: which value is right is the author's call.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.fm.common import usable
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="FM011",
+    name="conflicting-type",
+    summary="type and metadata.type disagree",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    if not usable(memory):
+        return
+    flat = memory.frontmatter.fields.get("type")
+    nested = memory.frontmatter.nested("metadata", "type")
+    if flat is None or nested is None or _same(flat.value, nested.value):
+        return
+    yield ctx.report(
+        memory.file,
+        nested.value_start,
+        nested.value_end,
+        f"`metadata.type` is `{_show(nested.value)}` but `type` is `{_show(flat.value)}`",
+    )
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip() == b.strip()
+    return a == b
+
+
+def _show(value) -> str:
+    return escape(shorten(str(getattr(value, "text", value)), 40))

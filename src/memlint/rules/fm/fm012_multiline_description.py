@@ -1,0 +1,49 @@
+"""## What it does
+Reports a `description` that spans several lines: a block scalar (`|`, `>`),
+a value with line breaks, or a plain or quoted value continued on the next
+line.
+
+## Why is this bad?
+The description is copied into a one-line index entry and shown to the
+agent as a one-line summary; line-based readers see only its first line.
+
+## Example
+```yaml
+description: prefers espresso,
+  no sugar
+```
+
+Use instead:
+```yaml
+description: prefers espresso, no sugar
+```
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.fm.common import usable
+
+META = RuleMeta(
+    code="FM012",
+    name="multiline-description",
+    summary="Description is not a single line",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    if not usable(memory):
+        return
+    found = memory.frontmatter.fields.get("description")
+    if found is None or not isinstance(found.value, str):
+        return
+    written = (memory.file.text or "")[found.value_start : found.value_end].rstrip("\r\n")
+    if found.style in ("|", ">") or "\n" in found.value.strip() or "\n" in written:
+        yield ctx.report(
+            memory.file, found.key_start, found.key_start, "`description` spans several lines"
+        )

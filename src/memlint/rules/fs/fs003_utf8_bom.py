@@ -1,0 +1,38 @@
+"""## What it does
+Reports a file that starts with a UTF-8 byte order mark (`EF BB BF`).
+
+## Why is this bad?
+Frontmatter must start with `---` at byte 0: many YAML and Markdown loaders
+do not skip the BOM, so the frontmatter of such a file silently disappears.
+
+## Example
+A memory saved by an editor as "UTF-8 with BOM": `\\ufeff---` on line 1.
+
+Use instead: the same file saved as plain UTF-8 (`---` on line 1).
+
+## Fix safety
+Safe: the fix deletes exactly the three BOM bytes; nothing else changes.
+"""
+
+from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.sources.document import BOM_BYTES
+
+META = RuleMeta(
+    code="FS003",
+    name="utf8-bom",
+    summary="File starts with a UTF-8 byte order mark",
+    severity=Severity.WARNING,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.ALWAYS,
+)
+
+
+def check(ctx, source):
+    if not source.bom or not source.raw.startswith(BOM_BYTES):
+        return
+    edit = Edit(source.path, 0, len(BOM_BYTES), "", Range.file_start())
+    yield ctx.report(
+        source, 0, 0, "file starts with a UTF-8 BOM", fix=Fix.safe("Remove the BOM", edit)
+    )

@@ -1,0 +1,33 @@
+"""## What it does
+Reports a file larger than the configured cap (`max-file-size`, default
+1 MiB). The file is not read or parsed.
+
+## Why is this bad?
+A memory that large cannot fit an agent's context and is almost always a
+pasted log or an accident; reading it would also slow every run.
+
+## Example
+A 5 MB `debug-session.md` dumped into the memory folder.
+
+Use instead: a short memory that links to the log kept elsewhere.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FS005",
+    name="file-too-large",
+    summary="File is over the size cap and was not parsed",
+    severity=Severity.ERROR,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+)
+
+
+def check(ctx, source):
+    if source.problem is not None and source.problem.kind == "too-large":
+        yield ctx.report(source, 0, 0, f"file too large: {source.problem.detail}; not parsed")

@@ -1,0 +1,41 @@
+"""## What it does
+Reports a symlinked memory, index or note file. memlint never follows
+links; the message says whether the link escapes the store, loops or
+dangles.
+
+## Why is this bad?
+A link can point outside the store (leaking or editing files elsewhere),
+dangle after a move, or loop. Agents and linters see different contents.
+
+## Example
+`memory/notes.md -> /home/me/secrets.md`.
+
+Use instead: a regular file inside the store.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Range, Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="FS006",
+    name="symlink-skipped",
+    summary="Symlink not followed",
+    severity=Severity.WARNING,
+    scope=Scope.STORE,
+    profiles=ALL_PROFILES,
+)
+
+
+def check(ctx, store):
+    for skipped in store.skipped:
+        if skipped.kind == "symlink":
+            yield ctx.report_at(
+                skipped.path,
+                skipped.display,
+                Range.file_start(),
+                f"symlink not followed: {escape(skipped.detail)}",
+            )

@@ -1,0 +1,40 @@
+"""## What it does
+Reports a directory entry named like a memory, index or note file that is
+not a regular file: a FIFO, a device, a socket or a directory named `*.md`.
+
+## Why is this bad?
+Reading a FIFO or device can hang or return endless data; a directory named
+`MEMORY.md` or `x.md` means the index or memory the agent expects is not there.
+
+## Example
+`memory/MEMORY.md/` created as a directory by a mistyped `mkdir -p`.
+
+Use instead: a regular file.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Range, Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="FS007",
+    name="not-a-regular-file",
+    summary="Entry is not a regular file and was skipped",
+    severity=Severity.WARNING,
+    scope=Scope.STORE,
+    profiles=ALL_PROFILES,
+)
+
+
+def check(ctx, store):
+    for skipped in store.skipped:
+        if skipped.kind == "special":
+            yield ctx.report_at(
+                skipped.path,
+                skipped.display,
+                Range.file_start(),
+                f"not a regular file ({escape(skipped.detail)}); skipped",
+            )

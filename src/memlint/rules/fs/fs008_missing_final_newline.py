@@ -1,0 +1,38 @@
+"""## What it does
+Reports a Markdown file whose last line has no line break.
+
+## Why is this bad?
+Appending to such a file (as agents do) glues the new text onto the last
+line, and diffs show a spurious change. Note stores are checked by NT003
+instead, because their last line is a torn record.
+
+## Example
+`Body text.` as the last bytes of the file.
+
+Use instead: `Body text.` followed by a newline.
+
+## Fix safety
+Safe: the fix appends one line break in the file's own style (LF or CRLF).
+"""
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FS008",
+    name="missing-final-newline",
+    summary="File does not end with a line break",
+    severity=Severity.INFO,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.ALWAYS,
+)
+
+
+def check(ctx, source):
+    text = source.text
+    if not text or text.endswith("\n") or not source.path.endswith(".md"):
+        return
+    end = len(text)
+    fix = Fix.safe("Add a final newline", source.edit(end, end, source.newline))
+    yield ctx.report(source, end, end, "no newline at end of file", fix=fix)

@@ -1,0 +1,54 @@
+"""## What it does
+Reports a file that uses both CRLF and LF line endings. A file that uses
+CRLF throughout is fine (and fixes keep it that way).
+
+## Why is this bad?
+Mixed endings usually come from two tools editing one file; YAML and
+Markdown readers then see stray `\\r` characters in values, and every
+later edit produces noisy diffs.
+
+## Example
+Frontmatter written with `\\r\\n` and a body appended with `\\n`.
+
+Use instead: one line ending style for the whole file.
+
+## Fix safety
+No fix: which style is intended is the user's choice.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FS009",
+    name="mixed-line-endings",
+    summary="File mixes CRLF and LF line endings",
+    severity=Severity.WARNING,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+)
+
+
+def check(ctx, source):
+    text = source.text
+    if not text:
+        return
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    if not crlf or not lf:
+        return
+    minority_is_crlf = crlf < lf
+    pos = text.find("\n")
+    while pos != -1:
+        is_crlf = pos > 0 and text[pos - 1] == "\r"
+        if is_crlf == minority_is_crlf:
+            break
+        pos = text.find("\n", pos + 1)
+    line_end = pos - 1 if minority_is_crlf else pos
+    yield ctx.report(
+        source,
+        line_end,
+        line_end,
+        f"mixed line endings: {crlf} CRLF and {lf} LF; first "
+        f"{'CRLF' if minority_is_crlf else 'LF'} line here",
+    )

@@ -1,0 +1,128 @@
+"""## What it does
+Reports invisible characters in the parts of a store that identify or link
+memories: frontmatter (keys, names, values), wikilinks, index entry lines and
+file names. Flagged: bidi controls (U+202A–202E, U+2066–2069, U+200E/F,
+U+061C), zero-width and other format characters (Unicode category Cf, such
+as U+200B, U+00AD, U+FEFF and the tag characters U+E0000–E007F), line and
+paragraph separators, and C0/C1 control characters other than tab, CR and LF.
+A zero-width joiner between two emoji is allowed.
+
+## Why is this bad?
+They make two names that look equal differ (a link silently stops
+resolving), reorder displayed text (Trojan Source, CVE-2021-42574), or smuggle
+instructions an agent reads but a reviewer cannot see.
+
+## Example
+```yaml
+name: coffee\u200b-preference
+```
+
+Use instead:
+```yaml
+name: coffee-preference
+```
+
+## Fix safety
+No fix: memlint cannot know whether the character was intended.
+"""
+
+import unicodedata
+
+from memlint.diagnostics import Range, Severity
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+
+META = RuleMeta(
+    code="FS010",
+    name="hidden-unicode",
+    summary="Invisible or control characters in names, keys, links or file names",
+    severity=Severity.WARNING,
+    scope=Scope.STORE,
+    profiles=MARKDOWN_PROFILES,
+)
+
+ALLOWED_CONTROLS = frozenset("\t\r\n")
+ZWJ = "\u200d"
+MAX_PER_FILE = 20
+
+
+HIDDEN_CATEGORIES = frozenset({"Cf", "Cc", "Zl", "Zp", "Cs"})
+EMOJI_CATEGORIES = frozenset({"So", "Sk"})
+
+
+def is_hidden(ch: str) -> bool:
+    return ch not in ALLOWED_CONTROLS and unicodedata.category(ch) in HIDDEN_CATEGORIES
+
+
+def hidden_runs(text: str, start: int, end: int):
+    """``(offset, chars)`` for each run of hidden characters in ``text[start:end]``."""
+    pos = start
+    while pos < end:
+        ch = text[pos]
+        if not is_hidden(ch) or _joins_emoji(text, pos):
+            pos += 1
+            continue
+        run_end = pos + 1
+        while run_end < end and is_hidden(text[run_end]) and run_end - pos < 50:
+            run_end += 1
+        yield pos, text[pos:run_end]
+        pos = run_end
+
+
+def describe(chars: str) -> str:
+    codes = ", ".join(
+        f"U+{ord(ch):04X} {unicodedata.name(ch, 'control character')}" for ch in chars[:3]
+    )
+    return codes + (" …" if len(chars) > 3 else "")
+
+
+def _joins_emoji(text: str, pos: int) -> bool:
+    if text[pos] != ZWJ or pos == 0 or pos + 1 >= len(text):
+        return False
+    before = text[pos - 1]
+    if unicodedata.category(before) == "Mn" and pos >= 2:
+        before = text[pos - 2]
+    return (
+        unicodedata.category(before) in EMOJI_CATEGORIES
+        and unicodedata.category(text[pos + 1]) in EMOJI_CATEGORIES
+    )
+
+
+def check(ctx, store):
+    for memory in store.memories:
+        source = memory.file
+        text = source.text or ""
+        spans = []
+        fm = memory.frontmatter
+        if fm is not None and fm.content_end > fm.content_start:
+            spans.append((fm.content_start, fm.content_end, "frontmatter"))
+        spans.extend((link.start, link.end, "wikilink") for link in memory.links)
+        yield from _report_spans(ctx, source, text, spans)
+    if store.index is not None:
+        source = store.index.file
+        spans = [(e.line_start, e.line_end, "index entry") for e in store.index.entries]
+        yield from _report_spans(ctx, source, source.text or "", spans)
+    for source in (*store.files, *store.notes):
+        name = source.rel.rsplit("/", 1)[-1]
+        found = next(hidden_runs(name, 0, len(name)), None)
+        if found is not None:
+            yield ctx.report_at(
+                source.path,
+                source.display,
+                Range.file_start(),
+                f"hidden character in file name: {describe(found[1])}",
+            )
+
+
+def _report_spans(ctx, source, text, spans):
+    reported = 0
+    for start, end, where in spans:
+        for offset, chars in hidden_runs(text, start, end):
+            yield ctx.report(
+                source,
+                offset,
+                offset + len(chars),
+                f"hidden character in {where}: {describe(chars)}",
+            )
+            reported += 1
+            if reported >= MAX_PER_FILE:
+                return

@@ -1,0 +1,62 @@
+"""## What it does
+In `linked` stores, reports a memory whose `name` differs from its filename
+without `.md` (compared after Unicode NFC normalization).
+
+## Why is this bad?
+The filename is the memory's identity and wikilinks resolve against `name`:
+when the two disagree, a link written from one of them misses the memory.
+The contract says the repair is always to rewrite `name`, never to rename
+the file.
+
+## Example
+`memory/coffee-preference.md`:
+```yaml
+name: Coffee preference
+```
+
+Use instead:
+```yaml
+name: coffee-preference
+```
+
+## Fix safety
+Safe: the fix rewrites exactly the `name` value (quoted when needed) and
+nothing else. It is withheld when the value is a block scalar, the key is
+duplicated, the frontmatter uses anchors or flow mappings, or the edit would
+change any other value.
+"""
+
+import unicodedata
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import LINKED, RuleMeta, Scope
+from memlint.sources.yamledit import replace_scalar
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="ID001",
+    name="name-filename-mismatch",
+    summary="name differs from the filename",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED,
+    fix=FixAvailability.SOMETIMES,
+)
+
+
+def check(ctx, memory):
+    name = memory.name
+    if name is None or not name.strip():
+        return
+    if unicodedata.normalize("NFC", name.strip()) == unicodedata.normalize("NFC", memory.stem):
+        return
+    found = memory.frontmatter.fields["name"]
+    edit = replace_scalar(memory.file, memory.frontmatter, "name", memory.stem)
+    fix = Fix.safe(f"Set `name` to `{escape(memory.stem)}`", edit) if edit else None
+    yield ctx.report(
+        memory.file,
+        found.value_start,
+        found.value_end,
+        f"`name` is `{escape(shorten(name, 60))}` but the file is `{escape(memory.stem)}.md`",
+        fix=fix,
+    )

@@ -1,0 +1,51 @@
+"""## What it does
+Reports memory files that share a filename (the same stem) in different
+folders of one store.
+
+## Why is this bad?
+The filename is a memory's identity: two files with one identity make the
+index and every tool that goes by filename ambiguous. The repair is to
+rename one of them (with `memlint mv`, which also updates links and the
+index); a file must never be renamed merely to match its own `name`.
+
+## Example
+`memory/coffee.md` and `memory/archive/coffee.md`.
+
+Use instead: `memory/coffee.md` and `memory/archive/coffee-2023.md`.
+
+## Fix safety
+No automatic fix: which file to rename, and to what, is the author's
+choice. The message suggests the rename.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="ID002",
+    name="duplicate-filename",
+    summary="Two memory files share a filename",
+    severity=Severity.ERROR,
+    scope=Scope.STORE,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, store):
+    for stem, memories in store.by_stem.items():
+        if len(memories) < 2:
+            continue
+        for memory in memories:
+            others = ", ".join(escape(m.file.rel) for m in memories if m is not memory)
+            folder = memory.file.rel.rpartition("/")[0]
+            yield ctx.report(
+                memory.file,
+                0,
+                0,
+                f"filename `{escape(stem)}.md` is also used by {others}",
+                notes=(
+                    f"rename one of them, e.g. `memlint mv {escape(memory.file.rel)} "
+                    f"{escape(folder + '/' if folder else '')}{escape(stem)}-2.md`",
+                ),
+            )

@@ -1,0 +1,44 @@
+"""## What it does
+Reports memories that carry the same `name`.
+
+## Why is this bad?
+Wikilinks resolve by `name`: a `[[link]]` to a duplicated name is
+ambiguous, and a supersession pointing at it cannot say which memory
+replaces the retired one.
+
+## Example
+`coffee.md` and `espresso.md`, both with `name: coffee`.
+
+Use instead: a unique `name` per memory (in `linked` stores, the filename).
+
+## Fix safety
+No fix (in `linked` stores ID001 rewrites each `name` to its filename).
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="ID003",
+    name="duplicate-name",
+    summary="Two memories share a name",
+    severity=Severity.ERROR,
+    scope=Scope.STORE,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, store):
+    for name, memories in store.by_name.items():
+        if len(memories) < 2 or not name:
+            continue
+        for memory in memories:
+            found = memory.frontmatter.fields["name"]
+            others = ", ".join(escape(m.file.rel) for m in memories if m is not memory)
+            yield ctx.report(
+                memory.file,
+                found.value_start,
+                found.value_end,
+                f"name `{escape(shorten(name, 60))}` is also used by {others}",
+            )

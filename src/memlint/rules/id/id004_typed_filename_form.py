@@ -1,0 +1,42 @@
+"""## What it does
+In a typed store, reports a memory file not named `<type>_<slug>.md`, where
+the type is one of `user`, `feedback`, `project`, `reference`.
+
+## Why is this bad?
+The typed contract makes the filename carry the memory's type, so that the
+agent and tools can see what a memory is without opening it and writes land
+in predictable places. A file like `design_decisions.md` breaks that.
+
+## Example
+`design_decisions.md` with `type: project`.
+
+Use instead: `project_design-decisions.md`.
+
+## Fix safety
+No fix: renaming a file breaks every link to it.
+"""
+
+import re
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.store import MEMORY_TYPES
+
+TYPED_FILENAME = re.compile(r"(user|feedback|project|reference)_(.*)")
+
+META = RuleMeta(
+    code="ID004",
+    name="typed-filename-form",
+    summary="Typed memory file is not named <type>_<slug>.md",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=TYPED,
+)
+
+
+def check(ctx, memory):
+    if TYPED_FILENAME.fullmatch(memory.stem):
+        return
+    kind = memory.memory_type if memory.memory_type in MEMORY_TYPES else "<type>"
+    message = f"`{memory.stem}.md` is not named `<type>_<slug>.md` (e.g. `{kind}_<slug>.md`)"
+    yield ctx.report(memory.file, 0, 0, message)

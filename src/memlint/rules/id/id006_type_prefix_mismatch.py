@@ -1,0 +1,42 @@
+"""## What it does
+In a typed store, reports a memory whose filename type (`project_` in
+`project_x.md`) differs from its frontmatter type (`type`, or `metadata.type`).
+
+## Why is this bad?
+One of the two is wrong, and tools disagree on what the memory is: a
+`feedback` rule filed as `project_*.md` is not found where the agent looks
+for rules, and body checks apply the wrong contract.
+
+## Example
+`project_api_docs.md` with `type: reference`.
+
+Use instead: `reference_api-docs.md`, or `type: project` if that is right.
+
+## Fix safety
+No fix: memlint cannot tell which of the two is wrong.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
+from memlint.store import MEMORY_TYPES
+
+META = RuleMeta(
+    code="ID006",
+    name="type-prefix-mismatch",
+    summary="Filename type differs from the frontmatter type",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=TYPED,
+)
+
+
+def check(ctx, memory):
+    match = TYPED_FILENAME.fullmatch(memory.stem)
+    found = memory.type_field
+    if match is None or found is None or memory.memory_type not in MEMORY_TYPES:
+        return
+    if memory.memory_type == match.group(1):
+        return
+    message = f"filename says `{match.group(1)}` but the frontmatter type is `{memory.memory_type}`"
+    yield ctx.report(memory.file, found.value_start, found.value_end, message)

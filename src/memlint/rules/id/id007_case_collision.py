@@ -1,0 +1,67 @@
+"""## What it does
+Reports memory filenames, or memory names, that differ but become equal
+after Unicode NFC normalization and case folding (`Coffee.md` and
+`coffee.md`; `café` written precomposed and decomposed).
+
+## Why is this bad?
+macOS and Windows file systems treat such files as one: a checkout loses
+one of them. Names that differ only in case make links resolve differently
+in case-insensitive tools.
+
+## Example
+`memory/Coffee.md` and `memory/coffee.md`.
+
+Use instead: distinct filenames (and names), e.g. `coffee.md` and `coffee-2.md`.
+
+## Fix safety
+No fix: which one to rename is the author's choice.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.store import fold
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="ID007",
+    name="case-collision",
+    summary="Names or filenames collide after case and Unicode folding",
+    severity=Severity.ERROR,
+    scope=Scope.STORE,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, store):
+    by_folded_stem: dict[str, list] = {}
+    for memory in store.memories:
+        by_folded_stem.setdefault(fold(memory.stem), []).append(memory)
+    for memories in by_folded_stem.values():
+        if len({m.stem for m in memories}) < 2:
+            continue
+        for memory in memories:
+            others = ", ".join(escape(m.file.rel) for m in memories if m.stem != memory.stem)
+            yield ctx.report(
+                memory.file,
+                0,
+                0,
+                f"filename `{escape(memory.stem)}.md` differs only in case or Unicode form "
+                f"from {others}",
+            )
+    for memories in store.by_folded_name.values():
+        if len({m.name.strip() for m in memories}) < 2:
+            continue
+        for memory in memories:
+            found = memory.frontmatter.fields["name"]
+            others = ", ".join(
+                f"`{escape(shorten(m.name.strip(), 60))}` ({escape(m.file.rel)})"
+                for m in memories
+                if m.name.strip() != memory.name.strip()
+            )
+            yield ctx.report(
+                memory.file,
+                found.value_start,
+                found.value_end,
+                f"name `{escape(shorten(memory.name.strip(), 60))}` differs only in case "
+                f"or Unicode form from {others}",
+            )

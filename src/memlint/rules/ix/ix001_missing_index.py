@@ -1,0 +1,66 @@
+"""## What it does
+Reports a store that has memory files but no `MEMORY.md` index.
+
+## Why is this bad?
+The agent loads only the index at the start of a session; without it, no
+memory is ever found unless the agent happens to list the folder.
+
+## Example
+A folder with `user_role.md` and `feedback_testing.md` and nothing else.
+
+Use instead: the same folder with a `MEMORY.md` linking each file:
+`- [User role](user_role.md) — who the user is`.
+
+## Fix safety
+Safe: the fix creates `MEMORY.md` with one entry per memory (its `name` or
+filename as title, its `description` as summary). It is never offered when a
+case variant such as `memory.md` exists, since creating the index next to it
+would collide on case-insensitive file systems.
+"""
+
+import os
+
+from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.ix.resolve import entry_line
+from memlint.store import fold
+
+INDEX_NAME = "MEMORY.md"
+
+META = RuleMeta(
+    code="IX001",
+    name="missing-index",
+    summary="Store has memory files but no MEMORY.md",
+    severity=Severity.WARNING,
+    scope=Scope.STORE,
+    profiles=LINKED_TYPED,
+    fix=FixAvailability.SOMETIMES,
+)
+
+
+def check(ctx, store):
+    if store.index is not None or store.index_entry is not None or not store.memories:
+        return
+    top_level = [s.rel for s in store.files if "/" not in s.rel] + [
+        rel for rel in store.excluded if "/" not in rel
+    ]
+    top_level += [os.path.basename(s.path) for s in store.skipped]
+    if INDEX_NAME in top_level:
+        return
+    variant = next((rel for rel in top_level if fold(rel) == fold(INDEX_NAME)), None)
+    path = os.path.join(store.root, INDEX_NAME)
+    first = store.memories[0].file
+    display = first.display[: len(first.display) - len(first.rel)] + INDEX_NAME
+    count = len(store.memories)
+    if variant is not None:
+        message = (
+            f"store has {count} memory file(s) but no {INDEX_NAME}; `{variant}` differs "
+            f"only in case (rename it to {INDEX_NAME})"
+        )
+        yield ctx.report_at(path, display, Range.file_start(), message)
+        return
+    content = "".join(entry_line(memory) + "\n" for memory in store.memories)
+    edit = Edit(path, 0, 0, content, Range.file_start(), create=True)
+    fix = Fix.safe(f"Create {INDEX_NAME} with {count} entries", edit)
+    message = f"store has {count} memory file(s) but no {INDEX_NAME} index"
+    yield ctx.report_at(path, display, Range.file_start(), message, fix)

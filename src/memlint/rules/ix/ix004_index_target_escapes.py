@@ -1,0 +1,40 @@
+"""## What it does
+Reports an index entry whose target leaves the store: an absolute path, a
+`..` that climbs above the store root, a URL scheme, a drive letter or
+backslashes.
+
+## Why is this bad?
+Index entries name memory files of this store. A target outside it points
+the agent at files that are not memories, may not exist on another machine,
+and is never checked by memlint (it never looks outside the store root).
+
+## Example
+`- [Notes](../../docs/notes.md) — …` or `- [Role](/home/me/memory/user.md)`.
+
+Use instead: move the file into the store and link it relatively:
+`- [Notes](notes.md) — …`.
+
+## Fix safety
+No fix: where the file should live is a decision for the author.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.sources.index import escape_reason
+
+META = RuleMeta(
+    code="IX004",
+    name="index-target-escapes",
+    summary="Index entry points outside the store",
+    severity=Severity.ERROR,
+    scope=Scope.INDEX,
+    profiles=MARKDOWN_PROFILES,
+)
+
+
+def check(ctx, index):
+    for entry in index.entries:
+        reason = escape_reason(entry)
+        if reason is not None:
+            message = f"index target `{entry.target}` {reason}: it leaves the store"
+            yield ctx.report(index.file, entry.href_start, entry.href_end, message)

@@ -1,0 +1,40 @@
+"""## What it does
+Reports an index entry line longer than 150 characters (configurable with
+`max-length`). Characters are counted, not bytes, so CJK text is not
+penalized for its UTF-8 size.
+
+## Why is this bad?
+The typed contract allows one short line per entry: the index is loaded into
+every session, and long summaries eat the load budget that other entries
+need. Detail belongs in the memory file.
+
+## Example
+`- [Role](user_role.md) — ` followed by a 200-character biography.
+
+Use instead: `- [Role](user_role.md) — backend lead, prefers small PRs`.
+
+## Fix safety
+No fix: shortening a summary needs judgement.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import TYPED, RuleMeta, Scope
+
+META = RuleMeta(
+    code="IX007",
+    name="index-line-too-long",
+    summary="Index entry line is longer than 150 characters",
+    severity=Severity.WARNING,
+    scope=Scope.INDEX,
+    profiles=TYPED,
+    options={"max-length": 150},
+)
+
+
+def check(ctx, index):
+    limit = int(ctx.options["max-length"])
+    for entry in index.entries:
+        length = entry.line_end - entry.line_start
+        if length > limit:
+            message = f"index entry is {length} characters long (limit {limit})"
+            yield ctx.report(index.file, entry.line_start + limit, entry.line_end, message)

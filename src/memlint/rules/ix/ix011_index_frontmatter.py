@@ -1,0 +1,41 @@
+"""## What it does
+Reports a `MEMORY.md` that starts with a YAML frontmatter block.
+
+## Why is this bad?
+The typed contract says the index has no frontmatter. The loader strips it,
+so whatever it says never reaches the agent, and tools that rewrite the index
+may drop or duplicate it.
+
+## Example
+```
+---
+title: Memory index
+---
+- [Role](user_role.md) — backend lead
+```
+
+Use instead: the entries alone, or a `# Memory` heading.
+
+## Fix safety
+No fix: the block may hold something the author wants to move elsewhere.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import TYPED, RuleMeta, Scope
+
+META = RuleMeta(
+    code="IX011",
+    name="index-frontmatter",
+    summary="MEMORY.md has a frontmatter block",
+    severity=Severity.WARNING,
+    scope=Scope.INDEX,
+    profiles=TYPED,
+)
+
+
+def check(ctx, index):
+    frontmatter = index.frontmatter
+    if frontmatter is None:
+        return
+    message = "the index has a frontmatter block; the loader strips it, so the agent never sees it"
+    yield ctx.report(index.file, 0, 3, message)

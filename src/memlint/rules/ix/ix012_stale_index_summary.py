@@ -1,0 +1,63 @@
+"""## What it does
+Reports an index entry whose summary differs from the linked memory's
+`description`. Off by default: many stores write a shorter hook on purpose.
+
+## Why is this bad?
+The index summary is what the agent reads when it decides whether to open a
+memory. When the file was updated and the summary was not, the agent acts on
+the stale version.
+
+## Example
+Index: `- [Next steps](project_next_steps.md) — DHT22 class`, while the file
+says `description: Sensor layer done; next: HTTP server`.
+
+Use instead: `- [Next steps](project_next_steps.md) — Sensor layer done; next: HTTP server`.
+
+## Fix safety
+Safe: the fix replaces only the summary text with the description (on one
+line); the title and the link are untouched.
+"""
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.ix.resolve import one_line, resolve
+from memlint.textutil import shorten
+
+META = RuleMeta(
+    code="IX012",
+    name="stale-index-summary",
+    summary="Index summary differs from the memory's description",
+    severity=Severity.INFO,
+    scope=Scope.INDEX,
+    profiles=LINKED_TYPED,
+    fix=FixAvailability.SOMETIMES,
+    default_enabled=False,
+)
+
+
+def check(ctx, index):
+    source = index.file
+    text = source.text or ""
+    for entry in index.entries:
+        memory = resolve(ctx.store, entry).memory
+        if memory is None or not entry.summary or memory.description is None:
+            continue
+        description = one_line(memory.description)
+        if not description or one_line(entry.summary).casefold() == description.casefold():
+            continue
+        end = entry.line_end
+        while end > entry.line_start and text[end - 1] in " \t":
+            end -= 1
+        start = end - len(entry.summary)
+        fix = None
+        if start > entry.href_end and text[start:end] == entry.summary:
+            fix = Fix.safe(
+                "Replace the summary with the description", source.edit(start, end, description)
+            )
+        else:
+            start = entry.line_start
+        message = (
+            f"summary differs from the description of `{memory.file.rel}`: "
+            f"`{shorten(description, 60)}`"
+        )
+        yield ctx.report(source, start, end, message, fix)

@@ -1,0 +1,61 @@
+"""## What it does
+Reports a `[[wikilink]]` whose target matches no memory `name`. Such a link
+is *pending*: allowed by the contract (the memory may be written later),
+but worth knowing about. A target that equals a filename but not that
+file's `name` is pending too; the message says so, since links resolve by
+`name` only.
+
+## Why is this bad?
+The agent follows the link and finds nothing; a typo stays invisible.
+
+## Example
+```markdown
+See [[cofee-preference]].
+```
+
+Use instead:
+```markdown
+See [[coffee-preference]].
+```
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.lk.resolve import invalid_reason, resolve
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="LK001",
+    name="pending-wikilink",
+    summary="Wikilink matches no memory name",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    for link in memory.links:
+        if not link.target or invalid_reason(link.target):
+            continue
+        found = resolve(ctx.store, link.target)
+        if found.kind not in ("none", "stem"):
+            continue
+        shown = escape(shorten(link.target, 60))
+        notes = ()
+        if found.kind == "stem":
+            names = ", ".join(
+                f"`{escape(shorten(m.name or '', 60))}`" if m.name else "no `name`"
+                for m in found.memories
+            )
+            notes = (f"`{shown}.md` exists but its name is {names}; wikilinks resolve by `name`",)
+        yield ctx.report(
+            memory.file,
+            link.target_start,
+            link.target_end,
+            f"wikilink `[[{shown}]]` matches no memory name (pending)",
+            notes=notes,
+        )

@@ -1,0 +1,46 @@
+"""## What it does
+Reports a `[[wikilink]]` whose target is the `name` of more than one memory
+(exactly, or only after case and Unicode folding).
+
+## Why is this bad?
+The agent cannot know which memory is meant and may load the wrong one.
+
+## Example
+`coffee.md` and `coffee-old.md` both say `name: coffee`; a body says `[[coffee]]`.
+
+Use instead: unique names (see ID003), then link the one you mean.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.lk.resolve import invalid_reason, resolve
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="LK002",
+    name="ambiguous-wikilink",
+    summary="Wikilink matches more than one memory",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    for link in memory.links:
+        if not link.target or invalid_reason(link.target):
+            continue
+        found = resolve(ctx.store, link.target)
+        if found.kind not in ("ambiguous", "ambiguous-folded"):
+            continue
+        files = ", ".join(escape(m.file.rel) for m in found.memories)
+        yield ctx.report(
+            memory.file,
+            link.target_start,
+            link.target_end,
+            f"wikilink `[[{escape(shorten(link.target, 60))}]]` matches "
+            f"{len(found.memories)} memories: {files}",
+        )

@@ -1,0 +1,59 @@
+"""## What it does
+Reports a `[[wikilink]]` that matches a memory `name` only when case or
+Unicode normalization is ignored.
+
+## Why is this bad?
+Exact resolvers (and case-sensitive file systems) do not find the memory;
+whether the link works depends on the tool.
+
+## Example
+`name: coffee-preference`, linked as `[[Coffee-Preference]]`.
+
+Use instead: `[[coffee-preference]]`.
+
+## Fix safety
+Safe: the fix rewrites only the link target to the exact name, keeping any
+`#heading` and `|label`. It is withheld when the name holds characters a
+wikilink cannot carry (`[`, `]`, `|`, `#`, line breaks).
+"""
+
+import re
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.lk.resolve import invalid_reason, resolve
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="LK003",
+    name="wikilink-case-mismatch",
+    summary="Wikilink matches a name only case-insensitively",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+    fix=FixAvailability.SOMETIMES,
+)
+
+LINKABLE = re.compile(r"[^\[\]|#\r\n]{1,200}")
+
+
+def check(ctx, memory):
+    for link in memory.links:
+        if not link.target or invalid_reason(link.target):
+            continue
+        found = resolve(ctx.store, link.target)
+        if found.kind != "folded":
+            continue
+        name = found.memory.name.strip()
+        fix = None
+        if LINKABLE.fullmatch(name) and name.isprintable():
+            edit = memory.file.edit(link.target_start, link.target_end, name)
+            fix = Fix.safe(f"Link `[[{escape(name)}]]`", edit)
+        yield ctx.report(
+            memory.file,
+            link.target_start,
+            link.target_end,
+            f"wikilink `[[{escape(shorten(link.target, 60))}]]` matches name "
+            f"`{escape(shorten(name, 60))}` only ignoring case or Unicode form",
+            fix=fix,
+        )

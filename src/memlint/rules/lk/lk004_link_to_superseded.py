@@ -1,0 +1,68 @@
+"""## What it does
+Reports a `[[wikilink]]` to a memory that has been superseded
+(`description: superseded by [[…]]`).
+
+## Why is this bad?
+The agent is sent to a retired fact; the current one is at the end of the
+supersession chain.
+
+## Example
+`coffee` is `superseded by [[coffee-v2]]`; a body still says `[[coffee]]`.
+
+Use instead: `[[coffee-v2]]`.
+
+## Fix safety
+Safe: the fix rewrites only the link target to the final successor's
+name. No fix is offered when the chain is broken or loops (SU001/SU003).
+"""
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.lk.lk003_wikilink_case_mismatch import LINKABLE
+from memlint.rules.lk.resolve import chain_ends, invalid_reason, resolve
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="LK004",
+    name="link-to-superseded",
+    summary="Wikilink points at a superseded memory",
+    severity=Severity.INFO,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+    fix=FixAvailability.SOMETIMES,
+)
+
+
+def check(ctx, memory):
+    for link in memory.links:
+        if not link.target or invalid_reason(link.target):
+            continue
+        found = resolve(ctx.store, link.target)
+        target = found.memory if found.kind == "exact" else None
+        if target is None or target.supersession is None:
+            continue
+        ends, _ = chain_ends(ctx.store)
+        final = ends.get(target)
+        shown = escape(shorten(link.target, 60))
+        if final is None:
+            yield ctx.report(
+                memory.file,
+                link.target_start,
+                link.target_end,
+                f"wikilink `[[{shown}]]` points at a superseded memory "
+                "whose chain of successors is broken or loops",
+            )
+            continue
+        name = final.name.strip()
+        fix = None
+        if LINKABLE.fullmatch(name) and name.isprintable() and final is not memory:
+            edit = memory.file.edit(link.target_start, link.target_end, name)
+            fix = Fix.safe(f"Link the current memory `[[{escape(name)}]]`", edit)
+        yield ctx.report(
+            memory.file,
+            link.target_start,
+            link.target_end,
+            f"wikilink `[[{shown}]]` points at a superseded memory; "
+            f"the current one is `{escape(shorten(name, 60))}`",
+            fix=fix,
+        )

@@ -1,0 +1,48 @@
+"""## What it does
+Reports a `[[wikilink]]` whose target is a path or a URL (path separators,
+`..`, a scheme or drive letter) or is empty.
+
+## Why is this bad?
+Memory wikilinks name a memory; a path can reach outside the store and a
+URL is not a memory at all, so the link never resolves.
+
+## Example
+```markdown
+See [[../notes/coffee]] and [[https://example.com]].
+```
+
+Use instead: `[[coffee]]`, and a Markdown link `[site](https://example.com)`.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.lk.resolve import invalid_reason
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="LK005",
+    name="invalid-wikilink-target",
+    summary="Wikilink target is a path, URL or empty",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    for link in memory.links:
+        if not link.target:
+            if link.heading is None:
+                yield ctx.report(memory.file, link.start, link.end, "wikilink has no target")
+            continue
+        reason = invalid_reason(link.target)
+        if reason:
+            yield ctx.report(
+                memory.file,
+                link.target_start,
+                link.target_end,
+                f"wikilink target `{escape(shorten(link.target, 60))}` {reason}",
+            )

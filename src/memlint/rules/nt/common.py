@@ -1,0 +1,32 @@
+"""What the NT rules share: the parsed records of a note store and field names."""
+
+from __future__ import annotations
+
+from memlint.sources.jsonl import NoteFile, NoteRecord, note_file
+
+NOTES = frozenset({"notes"})
+REQUIRED_FIELDS = ("time", "project", "fact")
+KNOWN_FIELDS = frozenset({*REQUIRED_FIELDS, "tags"})
+UNREADABLE = frozenset({"binary", "too-large", "unreadable"})
+
+
+def records_of(ctx, source) -> NoteFile | None:
+    """The store's parsed records (shared by every rule), or None for an unreadable file."""
+    if source.problem is not None and source.problem.kind in UNREADABLE:
+        return None
+    return note_file(ctx.store, source)
+
+
+def notes(ctx, source) -> list[NoteRecord]:
+    """Records of ``source`` that are JSON objects (fused lines count by their first object)."""
+    parsed = records_of(ctx, source)
+    return parsed.objects if parsed is not None else []
+
+
+def report(ctx, source, record: NoteRecord, start: int, end: int | None, message: str):
+    return ctx.report_at(source.path, source.display, record.range(start, end), message)
+
+
+def string_field(record: NoteRecord, key: str) -> str | None:
+    value = record.value.get(key) if isinstance(record.value, dict) else None
+    return value if isinstance(value, str) else None

@@ -1,0 +1,37 @@
+"""## What it does
+Reports a note record (a line of a JSONL note store) that is not valid JSON or
+not valid UTF-8.
+
+## Why is this bad?
+A reader that loads the store line by line either crashes on the record or
+silently drops it, so the fact is lost to every later recall.
+
+## Example
+`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays.",}`
+
+Use instead:
+`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+
+## Fix safety
+No fix: the store is append-only, and guessing the intended JSON could change the fact.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, records_of, report
+
+META = RuleMeta(
+    code="NT001",
+    name="invalid-json-record",
+    summary="A note record is not valid JSON",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    parsed = records_of(ctx, source)
+    for record in parsed.records if parsed else ():
+        if record.error is not None:
+            yield report(ctx, source, record, record.error.column, None, record.error.message)

@@ -1,0 +1,42 @@
+"""## What it does
+Reports a note record that is valid JSON but not an object (an array, a string,
+a number, `true`/`false`/`null`).
+
+## Why is this bad?
+A note is an object with `time`, `project` and `fact`; anything else cannot be
+indexed by project or recalled.
+
+## Example
+`["2024-05-01T09:00:00Z", "api", "Deploys run on Tuesdays."]`
+
+Use instead:
+`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, records_of, report
+
+META = RuleMeta(
+    code="NT002",
+    name="record-not-object",
+    summary="A note record is not a JSON object",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+
+
+def check(ctx, source):
+    parsed = records_of(ctx, source)
+    for record in parsed.records if parsed else ():
+        if record.parsed and not isinstance(record.value, dict):
+            kind = (
+                "null" if record.value is None else KINDS.get(type(record.value), "not an object")
+            )
+            yield report(ctx, source, record, 0, None, f"record is {kind}, not a JSON object")

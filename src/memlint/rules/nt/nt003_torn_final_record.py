@@ -1,0 +1,39 @@
+"""## What it does
+Reports a note store whose last record does not end with a newline.
+
+## Why is this bad?
+JSONL records end with `\\n`. A missing final newline usually means a torn
+(interrupted) write, and the next append glues a new record onto this line.
+
+## Example
+A file ending in `…"fact": "Deploys run on Tuesdays."}` with no line break.
+
+Use instead: the same record followed by `\\n`.
+
+## Fix safety
+No fix: memlint cannot tell a torn write from a complete record; check the
+record, then append the newline yourself.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, records_of, report
+
+META = RuleMeta(
+    code="NT003",
+    name="torn-final-record",
+    summary="The last note record has no final newline",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    parsed = records_of(ctx, source)
+    if parsed is None or not parsed.torn or not parsed.records:
+        return
+    last = parsed.records[-1]
+    state = "a complete record" if last.parsed else "a cut-off record"
+    message = f"last line has no final newline ({state}; a torn write?)"
+    yield report(ctx, source, last, len(last.text), None, message)

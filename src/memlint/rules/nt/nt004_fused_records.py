@@ -1,0 +1,36 @@
+"""## What it does
+Reports two JSON records written on one line (`{…}{…}`).
+
+## Why is this bad?
+This is what appending to a store with a torn final record produces; line
+readers reject the whole line, losing both facts.
+
+## Example
+`{"time": "…", "project": "api", "fact": "A."}{"time": "…", "project": "api", "fact": "B."}`
+
+Use instead: one record per line, each ending with `\\n`.
+
+## Fix safety
+No fix: the store is append-only; rewrite its history deliberately.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, records_of, report
+
+META = RuleMeta(
+    code="NT004",
+    name="fused-records",
+    summary="Two records on one line",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    parsed = records_of(ctx, source)
+    for record in parsed.records if parsed else ():
+        if record.fused_at is not None:
+            message = "a second record starts here, on the same line (missing newline)"
+            yield report(ctx, source, record, record.fused_at, record.fused_at + 1, message)

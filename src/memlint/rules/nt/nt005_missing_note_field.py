@@ -1,0 +1,38 @@
+"""## What it does
+Reports a note record without one of the required fields `time`, `project`, `fact`.
+
+## Why is this bad?
+Notes are recalled by project and located by time; a record without them can
+neither be indexed nor confirmed after the append.
+
+## Example
+`{"project": "api", "fact": "Deploys run on Tuesdays."}`
+
+Use instead:
+`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+
+## Fix safety
+No fix: memlint cannot know the missing values.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, REQUIRED_FIELDS, notes, report
+
+META = RuleMeta(
+    code="NT005",
+    name="missing-note-field",
+    summary="A note record lacks `time`, `project` or `fact`",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    for record in notes(ctx, source):
+        missing = [key for key in REQUIRED_FIELDS if key not in record.value]
+        if missing:
+            names = ", ".join(f"`{key}`" for key in missing)
+            field = "field" if len(missing) == 1 else "fields"
+            yield report(ctx, source, record, 0, 1, f"record is missing the {field} {names}")

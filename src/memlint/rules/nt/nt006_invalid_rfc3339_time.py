@@ -1,0 +1,45 @@
+"""## What it does
+Reports a `time` that is not an RFC 3339 date-time (§5.6), checked with an
+explicit grammar plus calendar ranges, not Python's `fromisoformat`.
+
+## Why is this bad?
+Readers in other languages parse `time` strictly; `2024-01-01 10:00`,
+`+0530`, week dates or epoch numbers make the record unsortable or unreadable.
+
+## Example
+`{"time": "2024-05-01 09:00", "project": "api", "fact": "Deploys run on Tuesdays."}`
+
+Use instead:
+`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+
+## Fix safety
+No fix: the store is append-only, and the intended offset is unknown.
+"""
+
+from memlint import rfc3339
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report
+
+META = RuleMeta(
+    code="NT006",
+    name="invalid-rfc3339-time",
+    summary="`time` is not an RFC 3339 date-time",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    for record in notes(ctx, source):
+        if "time" not in record.value:
+            continue
+        value = record.value["time"]
+        column = record.value_column("time")
+        if not isinstance(value, str):
+            yield report(ctx, source, record, column, None, "`time` is not a string")
+            continue
+        parsed = rfc3339.parse(value)
+        if isinstance(parsed, str):
+            yield report(ctx, source, record, column, None, f"`time` is not RFC 3339: {parsed}")

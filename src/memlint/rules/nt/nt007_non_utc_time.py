@@ -1,0 +1,41 @@
+"""## What it does
+Reports a valid RFC 3339 `time` that is not in UTC (`Z` or `+00:00`), including
+`-00:00`, which RFC 3339 §4.3 defines as "offset unknown".
+
+## Why is this bad?
+The note-capture contract asks for UTC times, so that records from different
+machines sort and compare as plain strings.
+
+## Example
+`{"time": "2024-05-01T11:00:00+02:00", …}`
+
+Use instead: `{"time": "2024-05-01T09:00:00Z", …}`
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint import rfc3339
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report, string_field
+
+META = RuleMeta(
+    code="NT007",
+    name="non-utc-time",
+    summary="`time` is not in UTC",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    for record in notes(ctx, source):
+        value = string_field(record, "time")
+        parsed = rfc3339.parse(value) if value is not None else None
+        if isinstance(parsed, rfc3339.Timestamp) and not parsed.is_utc:
+            offset = value[19:].lstrip(".0123456789")
+            why = "an unknown local offset" if parsed.unknown_offset else f"offset {offset}"
+            column = record.value_column("time")
+            yield report(ctx, source, record, column, None, f"`time` has {why}; use UTC (`Z`)")

@@ -1,0 +1,42 @@
+"""## What it does
+Reports a note whose `time` is earlier than the record before it.
+
+## Why is this bad?
+An append-only store grows in time order; a step back means a clock problem,
+a wrong offset, or a record inserted instead of appended.
+
+## Example
+Line 1 at `2024-05-02T09:00:00Z`, line 2 at `2024-05-01T09:00:00Z`.
+
+Use instead: append records in time order.
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint import rfc3339
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report, string_field
+
+META = RuleMeta(
+    code="NT008",
+    name="time-goes-backwards",
+    summary="A note is older than the one before it",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    previous = None
+    for record in notes(ctx, source):
+        value = string_field(record, "time")
+        parsed = rfc3339.parse(value) if value is not None else None
+        if not isinstance(parsed, rfc3339.Timestamp):
+            continue
+        if previous is not None and parsed.instant < previous[1].instant:
+            message = f"`time` is earlier than the record on line {previous[0]}"
+            yield report(ctx, source, record, record.value_column("time"), None, message)
+        previous = (record.line, parsed)

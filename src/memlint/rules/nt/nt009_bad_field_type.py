@@ -1,0 +1,53 @@
+"""## What it does
+Reports `project` or `fact` that is not a non-empty string, and `tags` that is
+not a list of non-empty strings.
+
+## Why is this bad?
+Notes are indexed by project and tags and recalled by their fact text; a
+number, `null`, a list or a blank string breaks the index and the recall.
+
+## Example
+`{"time": "2024-05-01T09:00:00Z", "project": 42, "fact": "", "tags": "ops"}`
+
+Use instead: `{"time": "2024-05-01T09:00:00Z", "project": "api",
+"fact": "Deploys run on Tuesdays.", "tags": ["ops"]}`
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report
+
+META = RuleMeta(
+    code="NT009",
+    name="bad-field-type",
+    summary="`project`/`fact` not a non-empty string, or `tags` not a list of strings",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def _problem(key: str, value) -> str | None:
+    if key in ("project", "fact"):
+        if not isinstance(value, str):
+            return f"`{key}` must be a string"
+        if not value.strip():
+            return f"`{key}` is empty"
+        return None
+    if not isinstance(value, list):
+        return "`tags` must be a list of strings"
+    if not all(isinstance(tag, str) and tag.strip() for tag in value):
+        return "`tags` must hold only non-empty strings"
+    return None
+
+
+def check(ctx, source):
+    for record in notes(ctx, source):
+        for key in ("project", "fact", "tags"):
+            if key in record.value:
+                problem = _problem(key, record.value[key])
+                if problem:
+                    yield report(ctx, source, record, record.value_column(key), None, problem)

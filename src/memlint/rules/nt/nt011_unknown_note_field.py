@@ -1,0 +1,42 @@
+"""## What it does
+Reports a note field other than `time`, `project`, `fact` and `tags`.
+
+## Why is this bad?
+The note schema is closed: extra fields are usually a misspelling (`facts`,
+`timestamp`) or data the contract does not allow (transcripts, session ids).
+
+## Example
+`{"time": "…", "project": "api", "fact": "Deploys run on Tuesdays.", "session": "4f2a"}`
+
+Use instead: `{"time": "…", "project": "api", "fact": "Deploys run on Tuesdays."}`
+
+## Fix safety
+No fix: the store is append-only. Option `allowed-fields` (list) accepts more names.
+"""
+
+import json
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import KNOWN_FIELDS, NOTES, notes, report
+
+META = RuleMeta(
+    code="NT011",
+    name="unknown-note-field",
+    summary="A note field outside `time`, `project`, `fact`, `tags`",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+    options={"allowed-fields": []},
+)
+
+
+def check(ctx, source):
+    extra = ctx.options.get("allowed-fields")
+    allowed = KNOWN_FIELDS | set(extra if isinstance(extra, list) else ())
+    for record in notes(ctx, source):
+        for key in record.value:
+            if key not in allowed:
+                column = record.key_column(key)
+                name = json.dumps(key, ensure_ascii=True)[:62]
+                yield report(ctx, source, record, column, None, f"unknown note field {name}")

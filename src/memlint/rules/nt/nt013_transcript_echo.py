@@ -1,0 +1,40 @@
+"""## What it does
+Reports a `fact` that echoes the conversation: it starts with a speaker prefix
+(`User:`, `Assistant:`, `Human:`, `AI:` …), holds several speaker turns, or is
+one verbatim quotation.
+
+## Why is this bad?
+The note-capture contract rejects transcript content: a note records the
+settled fact, not what was said on the way to it.
+
+## Example
+`{"…", "fact": "User: remember that we deploy on Tuesdays"}`
+
+Use instead: `{"…", "fact": "The team deploys on Tuesdays because Monday traffic peaks."}`
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report, string_field
+from memlint.rules.nt.facts import transcript_reason
+
+META = RuleMeta(
+    code="NT013",
+    name="transcript-echo",
+    summary="`fact` echoes the conversation",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    for record in notes(ctx, source):
+        fact = string_field(record, "fact")
+        reason = transcript_reason(fact) if fact else None
+        if reason:
+            message = f"`fact` {reason}; record the settled fact, not the conversation"
+            yield report(ctx, source, record, record.value_column("fact"), None, message)

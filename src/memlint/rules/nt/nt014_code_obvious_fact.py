@@ -1,0 +1,40 @@
+"""## What it does
+Reports a `fact` that only restates what the code shows: a bare file path, a
+bare function signature, or visible state ("the file X exists", "f() is
+defined in y.py").
+
+## Why is this bad?
+The note-capture contract rejects code-obvious content: the code is the source
+of truth for it, and the note goes stale at the next refactor.
+
+## Example
+`{"…", "fact": "src/deploy/schedule.py"}`
+
+Use instead: `{"…", "fact": "Deploys are scheduled on Tuesdays because Monday traffic peaks."}`
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report, string_field
+from memlint.rules.nt.facts import code_obvious_reason
+
+META = RuleMeta(
+    code="NT014",
+    name="code-obvious-fact",
+    summary="`fact` restates what the code shows",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    for record in notes(ctx, source):
+        fact = string_field(record, "fact")
+        reason = code_obvious_reason(fact) if fact else None
+        if reason:
+            message = f"`fact` {reason}; record why, not what the code shows"
+            yield report(ctx, source, record, record.value_column("fact"), None, message)

@@ -1,0 +1,49 @@
+"""## What it does
+Reports a note whose `project` and `fact` were already recorded earlier in the
+store (compared after Unicode normalization, case folding and whitespace collapsing).
+
+## Why is this bad?
+Recall returns the fact twice, and a later correction has to retire two notes.
+
+## Example
+Line 3 and line 9 both `{"project": "api", "fact": "Deploys run on Tuesdays."}`.
+
+Use instead: record a fact once.
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+import unicodedata
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, notes, report, string_field
+
+META = RuleMeta(
+    code="NT015",
+    name="duplicate-note",
+    summary="The same project and fact are already recorded",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def _key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(".")
+
+
+def check(ctx, source):
+    seen: dict[tuple[str, str], int] = {}
+    for record in notes(ctx, source):
+        project = string_field(record, "project")
+        fact = string_field(record, "fact")
+        if not project or not fact or not fact.strip():
+            continue
+        key = (_key(project), _key(fact))
+        if key in seen:
+            message = f"same project and fact as line {seen[key]}"
+            yield report(ctx, source, record, record.value_column("fact"), None, message)
+        else:
+            seen[key] = record.line

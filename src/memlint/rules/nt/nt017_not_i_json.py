@@ -1,0 +1,39 @@
+"""## What it does
+Reports a note record that is JSON but not I-JSON (RFC 7493): duplicate keys,
+`NaN`/`Infinity`, lone surrogates (`"\\ud800"`), numbers beyond IEEE double
+range or integers beyond 2^53, a byte order mark.
+
+## Why is this bad?
+Parsers disagree on such records: one keeps the first duplicate, another the
+last; `1e400` becomes infinity or an error; a lone surrogate crashes UTF-8
+writers. The same store then means different things to different readers.
+
+## Example
+`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "A.", "fact": "B."}`
+
+Use instead: one `fact` key per record.
+
+## Fix safety
+No fix: the store is append-only, and which duplicate was meant is unknown.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, records_of, report
+
+META = RuleMeta(
+    code="NT017",
+    name="not-i-json",
+    summary="A note record is not I-JSON (RFC 7493)",
+    severity=Severity.ERROR,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    parsed = records_of(ctx, source)
+    for record in parsed.records if parsed else ():
+        for problem in record.ijson:
+            message = f"record is not I-JSON: {problem.message}"
+            yield report(ctx, source, record, problem.column, None, message)

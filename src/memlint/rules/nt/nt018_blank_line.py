@@ -1,0 +1,35 @@
+"""## What it does
+Reports an empty or whitespace-only line in a note store.
+
+## Why is this bad?
+JSONL has one record per line; many readers fail on an empty line, and blank
+lines often come from a hand edit of an append-only file.
+
+## Example
+A record, an empty line, then the next record.
+
+Use instead: records on consecutive lines.
+
+## Fix safety
+No fix: the store is append-only.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.nt.common import NOTES, records_of, report
+
+META = RuleMeta(
+    code="NT018",
+    name="blank-line",
+    summary="An empty line in a note store",
+    severity=Severity.WARNING,
+    scope=Scope.NOTES,
+    profiles=NOTES,
+)
+
+
+def check(ctx, source):
+    parsed = records_of(ctx, source)
+    for record in parsed.records if parsed else ():
+        if record.blank:
+            yield report(ctx, source, record, 0, None, "blank line in a note store")

@@ -1,0 +1,42 @@
+"""## What it does
+Reports credentials written in plain text: provider-shaped tokens (AWS access
+key IDs, GitHub, GitLab, Slack, Stripe live keys, OpenAI, Anthropic, Google API
+keys), JSON Web Tokens, bearer tokens and `password=` / `token:` / `api_key:`
+assignments with a real value.
+
+## Why is this bad?
+Memory files are read into every future agent session, synced, shared and
+often committed; a credential there leaks to everyone who can read them.
+
+## Example
+`Deploy with token: <a real token>` (a `ghp_` token, 40 characters).
+
+Use instead: `Deploy with the token from the CI secret store.` (or `token: [REDACTED]`).
+
+## Fix safety
+Unsafe: replaces the value with the redaction marker, which changes the memory's
+meaning. In note stores there is no fix (the store is append-only): rewrite the
+history and rotate the credential. Templates (`${TOKEN}`, `<token>`), environment
+variable names and placeholders (`xxx`, `changeme`, `...`) are not reported;
+the `allow-patterns` option (regexes) skips more values.
+"""
+
+from memlint.diagnostics import FixAvailability, Severity
+from memlint.privacy import find_credentials
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.rules.pv.scan import check_source
+
+META = RuleMeta(
+    code="PV001",
+    name="credential",
+    summary="A credential (API key, token or password) in plain text",
+    severity=Severity.ERROR,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.SOMETIMES,
+    options={"allow-patterns": []},
+)
+
+
+def check(ctx, source):
+    yield from check_source(ctx, source, find_credentials, "credential in plain text")

@@ -1,0 +1,38 @@
+"""## What it does
+Reports a PEM private key block (`-----BEGIN … PRIVATE KEY-----`), RSA, EC,
+OpenSSH, PKCS#8 or PGP.
+
+## Why is this bad?
+A private key in a memory file is readable by every agent session and anyone
+the folder is shared with; it must be treated as compromised.
+
+## Example
+A memory that pastes a deploy key between `-----BEGIN OPENSSH PRIVATE KEY-----`
+and its END line.
+
+Use instead: `The deploy key lives in the team password manager.`
+
+## Fix safety
+Unsafe: replaces the whole block with the redaction marker. Note stores get no
+fix (append-only): rewrite the history and revoke the key.
+"""
+
+from memlint.diagnostics import FixAvailability, Severity
+from memlint.privacy import find_private_keys
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.rules.pv.scan import check_source
+
+META = RuleMeta(
+    code="PV002",
+    name="private-key-block",
+    summary="A private key block in plain text",
+    severity=Severity.ERROR,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.SOMETIMES,
+    options={"allow-patterns": []},
+)
+
+
+def check(ctx, source):
+    yield from check_source(ctx, source, find_private_keys, "private key in plain text")

@@ -1,0 +1,37 @@
+"""## What it does
+Reports a password embedded in a URL: `scheme://user:password@host`.
+
+## Why is this bad?
+Connection strings get copied into memories while debugging; the password then
+travels with every session and every copy of the folder.
+
+## Example
+`The app reads postgres://app:<password>@db.internal:5432/prod.`
+
+Use instead: `The app reads postgres://app:[REDACTED]@db.internal:5432/prod.`
+
+## Fix safety
+Unsafe: replaces the password (only) with the redaction marker. Note stores get
+no fix (append-only). Placeholders (`user:password@`, `:${PASS}@`, `:***@`) and
+ports (`host:8080@`) are not reported.
+"""
+
+from memlint.diagnostics import FixAvailability, Severity
+from memlint.privacy import find_url_passwords
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.rules.pv.scan import check_source
+
+META = RuleMeta(
+    code="PV003",
+    name="password-in-url",
+    summary="A URL with a password in it",
+    severity=Severity.ERROR,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.SOMETIMES,
+    options={"allow-patterns": []},
+)
+
+
+def check(ctx, source):
+    yield from check_source(ctx, source, find_url_passwords, "password in a URL")

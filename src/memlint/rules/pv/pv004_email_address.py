@@ -1,0 +1,43 @@
+"""## What it does
+Reports email addresses.
+
+## Why is this bad?
+The note-capture contract asks for personal data to be redacted: an address in
+a memory identifies a person and is kept, synced and shared indefinitely.
+
+## Example
+`Send the weekly report to jane.doe@acme-corp.com.`
+
+Use instead: `Send the weekly report to the finance lead.`
+
+## Fix safety
+Unsafe: replaces the address with the redaction marker. Note stores get no fix.
+Not reported: reserved domains (`example.com`/`.org`/`.net`, `*.example`,
+`*.test`, `*.invalid`, `*.localhost`, `localhost`), `noreply`/`no-reply`
+senders, GitHub's `users.noreply.github.com`, SSH remotes (`git@host:`) and
+`name@2x.png` files. Option `allow-domains` (list) adds domains (subdomains
+included); `allow-patterns` (regexes) skips matching addresses.
+"""
+
+from functools import partial
+
+from memlint.diagnostics import FixAvailability, Severity
+from memlint.privacy import find_emails
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.rules.pv.scan import check_source, string_list
+
+META = RuleMeta(
+    code="PV004",
+    name="email-address",
+    summary="An email address (personal data)",
+    severity=Severity.WARNING,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.SOMETIMES,
+    options={"allow-domains": [], "allow-patterns": []},
+)
+
+
+def check(ctx, source):
+    domains = string_list(ctx.options.get("allow-domains"))
+    yield from check_source(ctx, source, partial(find_emails, allow_domains=domains), "email")

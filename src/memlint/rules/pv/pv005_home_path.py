@@ -1,0 +1,43 @@
+"""## What it does
+Reports paths under a user's home directory that name the user:
+`/home/<user>`, `/Users/<user>`, `C:\\Users\\<user>` (and WSL `\\home\\<user>`).
+
+## Why is this bad?
+The user name is personal data, and a home path rarely means anything on the
+next machine or for the next teammate.
+
+## Example
+`Logs are in /Users/jmiller/Library/Logs/agent.`
+
+Use instead: `Logs are in ~/Library/Logs/agent.`
+
+## Fix safety
+Unsafe: replaces the user name with the redaction marker. Note stores get no
+fix. Generic accounts are not reported (`/home/user`, `/home/runner`,
+`/home/ubuntu`, `/Users/Shared`, `C:\\Users\\Public`, `C:\\Users\\Default`, …)
+nor placeholders (`<user>`, `$USER`, `~`). Option `allow-users` (list) adds names.
+"""
+
+from functools import partial
+
+from memlint.diagnostics import FixAvailability, Severity
+from memlint.privacy import find_home_paths
+from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+from memlint.rules.pv.scan import check_source, string_list
+
+META = RuleMeta(
+    code="PV005",
+    name="home-path",
+    summary="A home directory path that names the user",
+    severity=Severity.WARNING,
+    scope=Scope.FILE,
+    profiles=ALL_PROFILES,
+    fix=FixAvailability.SOMETIMES,
+    options={"allow-users": [], "allow-patterns": []},
+)
+
+
+def check(ctx, source):
+    users = string_list(ctx.options.get("allow-users"))
+    detect = partial(find_home_paths, allow_users=users)
+    yield from check_source(ctx, source, detect, "home path")

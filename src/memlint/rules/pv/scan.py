@@ -1,0 +1,110 @@
+"""Shared driver of the PV rules: run one detector over a file and report masked findings.
+
+Markdown files (memories, the index, frontmatter included) get an unsafe fix that
+replaces the span with the redaction marker. Note stores are append-only, so their
+findings never carry a fix; the message says to rewrite the history instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memlint.diagnostics import Fix
+from memlint.privacy import Finding, drop_redacted, mask
+from memlint.sources.jsonl import note_file
+
+APPEND_ONLY_HINT = "the note store is append-only: rewrite its history to remove it"
+
+
+def string_list(value) -> list[str]:
+    """A rule option that should be a list of strings (a single string is a one-item list)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str)]
+    return []
+
+
+def allow_patterns(options: dict) -> list[re.Pattern]:
+    """``allow-patterns``: regexes; a finding whose value matches one is not reported."""
+    patterns = []
+    for text in string_list(options.get("allow-patterns")):
+        try:
+            patterns.append(re.compile(text))
+        except re.error:
+            patterns.append(re.compile(re.escape(text)))
+    return patterns
+
+
+def check_source(ctx, source, detect: Callable[[str], list[Finding]], what: str):
+    """Diagnostics for every finding of ``detect`` in ``source`` (Markdown or note store)."""
+    if source.text is None and not source.raw:
+        return
+    allowed = allow_patterns(ctx.options)
+    marker = ctx.settings.redaction_marker
+    if any(source is note for note in ctx.store.notes):
+        yield from _check_notes(ctx, source, detect, what, allowed, marker)
+        return
+    text = source.text
+    if text is None:
+        return
+    for finding in _kept(text, detect(text), allowed, marker):
+        value = finding.value(text)
+        fix = Fix.unsafe(
+            f"Replace the {finding.label} with `{marker}`",
+            source.edit(finding.start, finding.end, marker),
+        )
+        message = f"{what}: {finding.label} `{mask(value, finding.keep)}`"
+        yield ctx.report(source, finding.start, finding.end, message, fix=fix)
+
+
+def _check_notes(ctx, source, detect, what, allowed, marker):
+    for record in note_file(ctx.store, source).records:
+        text = record.text
+        found = _kept(text, detect(text), allowed, marker)
+        seen = {finding.value(text) for finding in found}
+        for finding in found:
+            message = (
+                f"{what}: {finding.label} `{mask(finding.value(text), finding.keep)}` "
+                f"({APPEND_ONLY_HINT})"
+            )
+            rng = record.range(finding.start, finding.end)
+            yield ctx.report_at(source.path, source.display, rng, message)
+        if "\\" not in text or not record.parsed:
+            continue
+        for value in _escaped_strings(record.value, text):
+            for finding in _kept(value, detect(value), allowed, marker):
+                shown = finding.value(value)
+                if shown in seen:
+                    continue
+                seen.add(shown)
+                message = (
+                    f"{what} (written with JSON escapes): {finding.label} "
+                    f"`{mask(shown, finding.keep)}` ({APPEND_ONLY_HINT})"
+                )
+                yield ctx.report_at(source.path, source.display, record.range(0, 0), message)
+
+
+def _escaped_strings(value, raw: str) -> list[str]:
+    """Decoded strings of a record that are not written verbatim (``\\u0041``, ``\\/``)."""
+    out = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item not in raw:
+                out.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def _kept(text: str, found: list[Finding], allowed, marker: str) -> list[Finding]:
+    found = drop_redacted(text, found, marker)
+    if allowed:
+        found = [f for f in found if not any(p.search(f.value(text)) for p in allowed)]
+    return found

@@ -1,0 +1,54 @@
+"""## What it does
+Reports `description: superseded by [[x]]` when `x` is not the `name` of
+any memory (and no file is called `x.md` either; that case is SU005).
+
+## Why is this bad?
+Unlike an ordinary wikilink, a successor cannot be pending: the retired
+memory points the agent at nothing, so the correction is lost. This is an
+error that gates.
+
+## Example
+```yaml
+description: superseded by [[coffee-v3]]
+```
+(no memory is named `coffee-v3`)
+
+Use instead: the name of the memory that replaces this one,
+`superseded by [[coffee-v2]]`.
+
+## Fix safety
+No fix.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.su.common import classify
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="SU001",
+    name="missing-successor",
+    summary="Supersession points at a memory that does not exist",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+)
+
+
+def check(ctx, memory):
+    if memory.supersession is None:
+        return
+    kind, near = classify(ctx.store, memory)
+    if kind != "missing":
+        return
+    link = memory.supersession.link
+    notes = ()
+    if near is not None:
+        notes = (f"`{escape(shorten(near.name.strip(), 60))}` differs only in case",)
+    yield ctx.report(
+        memory.file,
+        link.target_start,
+        link.target_end,
+        f"successor `[[{escape(shorten(link.target, 60))}]]` is not the name of any memory",
+        notes=notes,
+    )

@@ -1,0 +1,57 @@
+"""## What it does
+Reports memories whose chain of successors loops back (a → b → a).
+
+## Why is this bad?
+Every memory on the loop is retired and none is current: the agent has no
+valid fact to use. This is an error.
+
+## Example
+`a`: `superseded by [[b]]`, `b`: `superseded by [[a]]`.
+
+Use instead: make the current memory's description a real description again.
+
+## Fix safety
+No fix: which memory is current is the author's call.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.lk.resolve import chain_ends, successor
+from memlint.textutil import escape
+
+META = RuleMeta(
+    code="SU003",
+    name="supersession-cycle",
+    summary="Supersession chain loops",
+    severity=Severity.ERROR,
+    scope=Scope.STORE,
+    profiles=LINKED_TYPED,
+)
+
+MAX_SHOWN = 5
+
+
+def check(ctx, store):
+    _, on_cycle = chain_ends(store)
+    for memory in store.memories:
+        if memory not in on_cycle:
+            continue
+        link = memory.supersession.link
+        members = " → ".join(_loop(store, memory, on_cycle))
+        yield ctx.report(
+            memory.file, link.target_start, link.target_end, f"supersession cycle: {members}"
+        )
+
+
+def _loop(store, start, on_cycle):
+    """The cycle from ``start`` back to it, shortened after a few steps."""
+    loop = [escape(start.file.rel)]
+    current = successor(store, start)
+    while current is not None and current is not start and current in on_cycle:
+        if len(loop) >= MAX_SHOWN:
+            loop.append("…")
+            break
+        loop.append(escape(current.file.rel))
+        current = successor(store, current)
+    loop.append(escape(start.file.rel))
+    return loop

@@ -1,0 +1,62 @@
+"""## What it does
+Reports `superseded by [[x]]` when `x` is not any memory's `name` but is
+the filename of an existing memory `x.md` (whose `name` has drifted).
+
+## Why is this bad?
+Successors resolve by `name` only, so the supersession is broken (an error
+that gates), although the intended successor plainly exists. The contract
+says to repair that file's `name`, not to re-point the supersession.
+
+## Example
+`coffee.md`: `description: superseded by [[coffee-v2]]`;
+`coffee-v2.md`: `name: Coffee v2`.
+
+Use instead: `coffee-v2.md`: `name: coffee-v2`.
+
+## Fix safety
+Safe: the fix rewrites exactly the `name` value of the successor file
+(quoted when needed). It is withheld when that value is a block scalar, the
+key is duplicated, the frontmatter uses anchors or flow mappings, or the
+edit would change any other value.
+"""
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.su.common import classify
+from memlint.sources.yamledit import replace_scalar
+from memlint.textutil import escape, shorten
+
+META = RuleMeta(
+    code="SU005",
+    name="successor-name-drift",
+    summary="Successor is a filename, not a name: repair that file's name",
+    severity=Severity.ERROR,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+    fix=FixAvailability.SOMETIMES,
+)
+
+
+def check(ctx, memory):
+    if memory.supersession is None:
+        return
+    kind, target_file = classify(ctx.store, memory)
+    if kind != "stem":
+        return
+    link = memory.supersession.link
+    target = link.target
+    current = target_file.name
+    has_name = current is not None and current.strip()
+    fix = None
+    edit = replace_scalar(target_file.file, target_file.frontmatter, "name", target)
+    if edit is not None:
+        fix = Fix.safe(f"Set `name` of {escape(target_file.file.rel)} to `{escape(target)}`", edit)
+    described = f"is named `{escape(shorten(current, 60))}`" if has_name else "has no name"
+    yield ctx.report(
+        memory.file,
+        link.target_start,
+        link.target_end,
+        f"successor `[[{escape(shorten(target, 60))}]]` does not resolve by name, but the file "
+        f"{escape(target_file.file.rel)} exists and {described}; repair that file's `name`",
+        fix=fix,
+    )

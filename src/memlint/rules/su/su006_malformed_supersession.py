@@ -1,0 +1,59 @@
+"""## What it does
+In `linked` stores, reports a description that marks the memory as
+superseded but not in the exact form `superseded by [[successor]]` at the
+start: `Superseded by [[x]]`, `SUPERSEDED by VEN-586 — see [[x]]`,
+`**Superseded**: …`, or `superseded by [[x]]` later in the text. Prose that
+merely mentions superseding (`supersedes the 2023 notes`, `how superseded
+builds are pruned`) is not reported.
+
+## Why is this bad?
+Only the exact prefix marks a memory as retired: agents keep treating this
+one as current, and no rule checks that its successor exists.
+
+## Example
+```yaml
+description: Superseded by [[coffee-v2]]
+```
+
+Use instead:
+```yaml
+description: superseded by [[coffee-v2]]
+```
+
+## Fix safety
+No fix: rewording a description may change its meaning.
+"""
+
+import re
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED, RuleMeta, Scope
+
+META = RuleMeta(
+    code="SU006",
+    name="malformed-supersession",
+    summary="Description marks a supersession in a form readers do not recognize",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED,
+)
+
+LEADING_MARK = re.compile(r"[\s*_~`\[(\"'>#:-]{0,10}supersed(?:ed|ing)\b", re.IGNORECASE)
+LINKED_LATER = re.compile(r"\bsuperseded\s{1,10}by\s{0,10}\[\[", re.IGNORECASE)
+
+
+def check(ctx, memory):
+    if memory.supersession is not None:
+        return
+    found = memory.frontmatter.fields.get("description") if memory.frontmatter else None
+    if found is None or not isinstance(found.value, str):
+        return
+    value = found.value
+    if LEADING_MARK.match(value) or LINKED_LATER.search(value[:2000]):
+        yield ctx.report(
+            memory.file,
+            found.value_start,
+            found.value_end,
+            "description marks a supersession, but not as `superseded by [[name]]` "
+            "at its start; readers will treat this memory as current",
+        )

@@ -1,0 +1,45 @@
+"""## What it does
+Reports a `feedback` or `project` memory whose body has no
+`**How to apply:**` line (also accepted: `**How to apply**:` and a heading).
+Code does not count. Localized labels go in the `labels` option, e.g.
+`labels = ["How to apply", "Когда применять"]`.
+
+## Why is this bad?
+The typed contract asks every rule or project fact to say when and how it
+applies; without that the agent applies it everywhere or nowhere.
+
+## Example
+```
+Never force-push to main.
+**Why:** CI deploys from main.
+```
+
+Use instead:
+```
+Never force-push to main.
+**Why:** CI deploys from main.
+**How to apply:** use a branch and a pull request.
+```
+
+## Fix safety
+No fix: how a rule applies must come from the user.
+"""
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.ty.sections import has_section, labels_of, needs_sections, report_missing
+
+META = RuleMeta(
+    code="TY002",
+    name="missing-how-to-apply",
+    summary="Feedback or project memory lacks a **How to apply:** line",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=TYPED,
+    options={"labels": ["How to apply"]},
+)
+
+
+def check(ctx, memory):
+    if needs_sections(memory) and not has_section(memory, labels_of(ctx.options)):
+        yield report_missing(ctx, memory, "`**How to apply:**`")

@@ -1,0 +1,70 @@
+"""Rule documentation: docstring sections, ``docs/rules.md`` freshness, runnable examples."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from memlint.rules import REGISTRY
+from tests.helpers import lint_files
+
+ROOT = Path(__file__).resolve().parents[1]
+SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Fix safety")
+EXAMPLE_BLOCK = re.compile(
+    r"^```memlint-(bad|good|file) path=(\S{1,200})[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S
+)
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location(
+        "gen_rule_docs", ROOT / "scripts" / "gen_rule_docs.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rules_md_is_up_to_date():
+    committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert committed == _generator().render(), "run: python scripts/gen_rule_docs.py"
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_docstring_has_the_four_sections_in_order(code):
+    doc = REGISTRY[code].__doc__ or ""
+    lines = doc.splitlines()
+    positions = [lines.index(section) if section in lines else -1 for section in SECTIONS]
+    assert -1 not in positions, f"{code} lacks {SECTIONS[positions.index(-1)]}"
+    assert positions == sorted(positions), f"{code}: sections out of order"
+
+
+def example_files(doc: str) -> dict[str, dict[str, str]]:
+    """``{"bad": {path: text}, "good": {...}, "file": {...}}`` from the Example section."""
+    section = doc.split("## Example", 1)[-1].split("\n## ", 1)[0]
+    found: dict[str, dict[str, str]] = {"bad": {}, "good": {}, "file": {}}
+    for kind, path, body in EXAMPLE_BLOCK.findall(section):
+        found[kind][path] = body
+    return found
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_documented_example(tmp_path, code):
+    files = example_files(REGISTRY[code].__doc__ or "")
+    if not files["bad"] or not files["good"]:
+        pytest.skip(f"{code}: no memlint-bad/memlint-good example yet")
+    for kind, expect_findings in (("bad", True), ("good", False)):
+        store = {"MEMORY.md": "# Memory\n", **files["file"], **files[kind]}
+        found = lint_files(tmp_path / kind, store, select=[code])
+        assert bool([d for d in found if d.code == code]) is expect_findings, (kind, found)
+
+
+def test_example_parser():
+    doc = "## Example\n```memlint-bad path=a.md\nx\n```\n```memlint-file path=MEMORY.md\n# M\n```\n"
+    assert example_files(doc) == {
+        "bad": {"a.md": "x\n"},
+        "good": {},
+        "file": {"MEMORY.md": "# M\n"},
+    }
