@@ -59,7 +59,7 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
-def run_case(case: Path) -> tuple[str, int | None, str, str]:
+def run_case(case: Path, cwd: Path) -> tuple[str, int | None, str, str]:
     target = case / "memory"
     if not target.exists():
         target = case
@@ -69,7 +69,7 @@ def run_case(case: Path) -> tuple[str, int | None, str, str]:
             capture_output=True,
             timeout=TIMEOUT,
             preexec_fn=_limit_memory,
-            cwd=case,
+            cwd=cwd,
             env={**os.environ, "CANARY_ENV": "never-printed-" + CANARY},
         )
     except subprocess.TimeoutExpired:
@@ -82,12 +82,12 @@ def run_case(case: Path) -> tuple[str, int | None, str, str]:
     )
 
 
-def test_hostile_corpus_lint_mode(hostile_corpus):
+def test_hostile_corpus_lint_mode(hostile_corpus, tmp_path):
     cases = sorted(p for p in hostile_corpus.iterdir() if p.is_dir())
     assert len(cases) >= 50
     before = tree_fingerprint(hostile_corpus)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(run_case, cases))
+        results = list(pool.map(run_case, cases, [tmp_path] * len(cases)))
     problems = []
     for name, code, out, err in results:
         if code is None:
@@ -104,4 +104,4 @@ def test_hostile_corpus_lint_mode(hostile_corpus):
             problems.append(f"{name}: an output line starts with `::`")
     assert not problems, "\n".join(problems)
     assert tree_fingerprint(hostile_corpus) == before, "lint mode changed files"
-    assert not (Path.cwd() / "PWNED_BY_YAML_TAG").exists()
+    assert not (tmp_path / "PWNED_BY_YAML_TAG").exists()

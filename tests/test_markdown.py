@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memlint.sources.document import SourceFile, decode_into
-from memlint.sources.index import escape_reason, parse_index
+from memlint.sources.index import escape_reason, parse_index, path_escape_reason
 from memlint.sources.markdown import scan_wikilinks
 
 
@@ -84,10 +84,12 @@ def test_index_crlf_and_lone_cr():
 
 
 def test_escape_reasons():
-    assert escape_reason("a/b.md") is None
-    assert escape_reason("a/../b.md") is None
-    assert escape_reason("../b.md") == "climbs out of the store with `..`"
-    assert escape_reason("/etc/x.md") == "is an absolute path"
-    assert escape_reason("C:/x.md") == "is a drive-letter path"
-    assert escape_reason("file:///x.md") == "has a URL scheme"
-    assert escape_reason("a\\b.md") == "uses backslashes"
+    assert path_escape_reason("a/b.md") is None
+    assert path_escape_reason("a/../b.md") is None
+    assert path_escape_reason("../b.md") == "climbs out of the store with `..`"
+    assert path_escape_reason("/etc/x.md") == "is an absolute path"
+    assert path_escape_reason("C:/x.md") == "is a drive-letter path"
+    assert path_escape_reason("file:///x.md") == "has a URL scheme"
+    literal, encoded = index_entries("- [A](a\\b.md)\n- [B](a%5Cb.md)\n")
+    assert escape_reason(literal) == "uses backslashes"
+    assert escape_reason(encoded) is None

@@ -12,8 +12,8 @@ import sys
 
 from memlint import __version__
 
-SUBCOMMANDS = ("check", "rule")
-OUTPUT_FORMATS = ("full", "concise", "json", "json-lines")
+SUBCOMMANDS = ("check", "rule", "mv")
+OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "junit", "gitlab")
 EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
 
@@ -36,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("MEMLINT_OUTPUT_FORMAT") or "full",
     )
     check.add_argument("-o", "--output-file", help="write diagnostics to this file")
+    check.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with the path `-`: lint stdin as this file of its store",
+    )
     check.add_argument("--select", type=_codes, help="rule codes or prefixes to enable (or ALL)")
     check.add_argument("--extend-select", type=_codes, default=[], help="enable these as well")
     check.add_argument("--ignore", type=_codes, default=[], help="rule codes or prefixes to skip")
@@ -53,14 +58,66 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--show-files", action="store_true", help="print each store, its profile and why"
     )
+    check.add_argument(
+        "--show-loaded",
+        action="store_true",
+        help="print each index as the agent's loader sees it, and where it is cut",
+    )
     check.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
     check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument(
+        "--base", metavar="REV", help="git revision whose note-store lines must be kept (NT016)"
+    )
+    check.add_argument(
+        "--cache-dir", help="where to keep the result cache (default: ./.memlint_cache)"
+    )
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    check.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        help="processes that parse files (default 0: automatic, only for large stores)",
+    )
+    _add_fix_arguments(check)
+    move = sub.add_parser("mv", help="rename a memory and update every reference to it")
+    move.add_argument("old", help="the memory's name or path")
+    move.add_argument("new", help="the new path, or just the new stem")
+    move.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
+    move.add_argument(
+        "--config", action="append", default=[], help="config file, or an inline 'KEY = VALUE'"
+    )
+    move.add_argument("--isolated", action="store_true", help="ignore all config files")
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code such as ID001")
     rule.add_argument("--all", action="store_true", help="explain every rule")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
     return parser
+
+
+def _add_fix_arguments(check: argparse.ArgumentParser) -> None:
+    """ruff's fix flags: ``--fix`` applies safe fixes, ``--unsafe-fixes`` adds unsafe ones."""
+    check.add_argument("--fix", action="store_true", default=False, help="apply safe fixes")
+    check.add_argument("--no-fix", dest="fix", action="store_false", help="do not apply fixes")
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        default=False,
+        help="show unsafe fixes, and apply them with --fix",
+    )
+    check.add_argument("--no-unsafe-fixes", dest="unsafe_fixes", action="store_false")
+    check.add_argument(
+        "--diff", action="store_true", help="print the fixes as a unified diff, write nothing"
+    )
+    check.add_argument("--show-fixes", action="store_true", help="list the fixes applied")
+    check.add_argument(
+        "--fix-only", action="store_true", help="apply fixes, do not report what remains"
+    )
+    check.add_argument(
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="exit 1 when a file was changed, even if nothing remains",
+    )
 
 
 def version_text() -> str:
@@ -84,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return EXIT_ERROR if exc.code not in (0, None) else EXIT_OK
+    if args.command == "mv":
+        from memlint.rename import run_mv_command
+
+        return run_mv_command(args)
     if args.command == "rule":
         from memlint.ruledoc import run_rule_command
 

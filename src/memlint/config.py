@@ -60,6 +60,7 @@ class Settings:
     max_file_size: int = 1024 * 1024
     fail_on: Severity = Severity.ERROR
     redaction_marker: str = "[REDACTED]"
+    base_rev: str | None = None
     rule_options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
     config_path: str | None = None
     config_dir: str = field(default_factory=os.getcwd)

@@ -17,6 +17,7 @@ TYPE_LINE = re.compile(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['
 MEMORY_DIR_NAMES = frozenset({"memory", "memories"})
 NOTE_SAMPLE_BYTES = 64 * 1024
 NOTE_SAMPLE_RECORDS = 5
+MEMORY_TYPES = ("user", "feedback", "project", "reference")
 
 
 def detect_profile(store: Store, config: StoreConfig | None) -> tuple[str, str]:
@@ -29,9 +30,17 @@ def detect_profile(store: Store, config: StoreConfig | None) -> tuple[str, str]:
         if store.notes and store.index is None:
             return "notes", "only JSONL note stores here"
         return "freeform", "no memory files"
+    if all(m.frontmatter is None for m in memories):
+        return "freeform", f"none of the {total} memory files has frontmatter"
     typed = sum(1 for m in memories if TYPED_STEM.match(m.stem))
     if typed * 2 > total:
         return "typed", f"{typed} of {total} memory files are named <type>_<slug>.md"
+    flat = sum(1 for m in memories if _flat_type(m))
+    if flat * 2 > total:
+        return "typed", (
+            f"{flat} of {total} memory files keep a memory `type` at the top level "
+            "(the typed layout; linked stores use `metadata.type`)"
+        )
     same = sum(1 for m in memories if m.name is not None and m.name.strip() == m.stem)
     if same * 2 > total:
         return "linked", f"{same} of {total} memory files have `name` equal to their filename"
@@ -40,6 +49,11 @@ def detect_profile(store: Store, config: StoreConfig | None) -> tuple[str, str]:
     return "freeform", (
         f"fits no contract: {typed} of {total} files typed, {same} with `name` = filename"
     )
+
+
+def _flat_type(memory) -> bool:
+    found = memory.frontmatter.fields.get("type") if memory.frontmatter else None
+    return found is not None and found.value in MEMORY_TYPES
 
 
 def _open_regular(path: str) -> int | None:

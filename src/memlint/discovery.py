@@ -14,10 +14,12 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from memlint.cache import CacheSet
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import detect_profile, is_note_store, looks_like_memory_dir
-from memlint.sources.document import SourceFile, read_source
-from memlint.store import Skipped, Store, load_index, load_memory
+from memlint.parallel import load_memories
+from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_source
+from memlint.store import Skipped, Store, load_index
 
 INDEX_NAME = "MEMORY.md"
 
@@ -42,12 +44,27 @@ class _Plan:
 
 
 class Discovery:
-    def __init__(self, settings: Settings, cwd: str) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        cwd: str,
+        caches: CacheSet | None = None,
+        jobs: int | None = None,
+    ) -> None:
         self.settings = settings
         self.cwd = cwd
+        self.caches = caches
+        self.jobs = jobs
         self.plans: dict[str, _Plan] = {}
         self.loose_notes: dict[str, set[str] | None] = {}
         self.configured = {os.path.normpath(s.path): s for s in settings.stores}
+        self.overrides: dict[str, bytes] = {}
+
+    def add_override(self, raw: str, data: bytes) -> None:
+        """Lint ``data`` as the content of file ``raw`` (stdin), on disk or not."""
+        path = os.path.normpath(os.path.join(self.cwd, raw))
+        self.overrides[path] = data
+        self._add_file(path)
 
     def display(self, path: str) -> str:
         rel = os.path.relpath(path, self.cwd) if path.startswith(self.cwd + os.sep) else path
@@ -198,10 +215,24 @@ class Discovery:
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read(path, rel, display))
-        for source in sorted(memory_sources, key=lambda s: s.rel):
-            store.files.append(source)
-            if source.text is not None:
-                store.memories.append(load_memory(source))
+        for path in sorted(self.overrides):  # in-memory files that are not on disk
+            found = self.ancestor_root(os.path.dirname(path))
+            if os.path.lexists(path) or found is None or found[0] != plan.root:
+                continue
+            rel = path[len(root_prefix) :].replace(os.sep, "/")
+            source = self._read(path, rel, self.display(path))
+            if rel == INDEX_NAME:
+                store.files.append(source)
+                store.index = load_index(source) if source.text is not None else None
+            elif path.endswith(".jsonl"):
+                store.notes.append(source)
+            elif path.endswith(".md"):
+                memory_sources.append(source)
+        cache = self.caches.for_store(plan.root) if self.caches is not None else None
+        memory_sources.sort(key=lambda s: s.rel)
+        store.files.extend(memory_sources)
+        readable = [source for source in memory_sources if source.text is not None]
+        store.memories.extend(load_memories(readable, cache, self.jobs))
         store.files.sort(key=lambda s: s.rel)
         store.notes.sort(key=lambda s: s.rel)
         store.skipped.sort(key=lambda s: s.path)
@@ -235,13 +266,35 @@ class Discovery:
         return path in self.settings.notes or is_note_store(path)
 
     def _read(self, path: str, rel: str, display: str) -> SourceFile:
-        return read_source(path, rel, display, self.settings.max_file_size)
+        data = self.overrides.get(path)
+        if data is None:
+            return read_source(path, rel, display, self.settings.max_file_size)
+        source = SourceFile(path=path, rel=rel, display=display)
+        if len(data) > self.settings.max_file_size:
+            source.problem = ReadProblem(
+                "too-large", f"over the {self.settings.max_file_size}-byte cap"
+            )
+        else:
+            decode_into(source, data)
+        return source
 
 
-def discover(paths: list[str], settings: Settings, cwd: str | None = None) -> list[Store]:
-    """Stores for ``paths`` (default ``.``), each loaded whole."""
-    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()))
-    for raw in paths or ["."]:
+def discover(
+    paths: list[str],
+    settings: Settings,
+    cwd: str | None = None,
+    stdin: tuple[str, bytes] | None = None,
+    caches: CacheSet | None = None,
+    jobs: int | None = None,
+) -> list[Store]:
+    """Stores for ``paths`` (default ``.``), each loaded whole.
+
+    ``stdin`` is ``(filename, data)``: lint ``data`` as that file, reporting only it.
+    """
+    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()), caches, jobs)
+    if stdin is not None:
+        finder.add_override(*stdin)
+    for raw in paths or ([] if stdin else ["."]):
         finder.add_path(raw)
     return finder.load()
 

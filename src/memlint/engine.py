@@ -8,12 +8,14 @@ import traceback
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from memlint.cache import StoreCache, cached_file_results
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic, Range, Severity
 from memlint.rules import REGISTRY
 from memlint.rules.base import RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Store
+from memlint.suppression import UNUSED_SUPPRESSION, apply_suppressions, markdown_sources
 
 CRASH_CODE = "MX002"
 
@@ -46,20 +48,48 @@ def selected_rules(settings: Settings) -> list[Rule]:
     ]
 
 
-def lint_store(store: Store, settings: Settings, rules: list[Rule]) -> list[Diagnostic]:
-    """All diagnostics of ``store`` that survive report filters and ignores."""
+def lint_store(
+    store: Store, settings: Settings, rules: list[Rule], cache: StoreCache | None = None
+) -> list[Diagnostic]:
+    """All diagnostics of ``store`` that survive report filters, ignores and suppressions.
+
+    The unused-suppression rule runs last, on the directives that suppressed nothing.
+    With ``cache``, results of one-file (``Scope.FILE``) rules are reused per file.
+    """
     found: list[Diagnostic] = []
     for rule in rules:
-        meta = rule.meta
-        if meta.scope is not Scope.NOTES and store.profile not in meta.profiles:
-            continue
-        ctx = RuleContext(store, settings, meta)
-        for target, source in _targets(store, meta.scope):
-            try:
-                found.extend(rule.check(ctx, target))
-            except Exception as exc:  # a broken rule is reported, the run goes on
-                found.append(_crash(meta.code, store, source, exc))
+        if rule.meta.code != UNUSED_SUPPRESSION:
+            found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope), cache))
+    found, unused = apply_suppressions(markdown_sources(store), found)
+    for rule in rules:
+        if rule.meta.code == UNUSED_SUPPRESSION:
+            found.extend(_run(rule, store, settings, ((d, d.source) for d in unused)))
     return [d for d in found if _kept(d, store, settings)]
+
+
+def _run(
+    rule: Rule, store: Store, settings: Settings, targets, cache: StoreCache | None = None
+) -> list[Diagnostic]:
+    meta = rule.meta
+    if meta.scope is not Scope.NOTES and store.profile not in meta.profiles:
+        return []
+    ctx = RuleContext(store, settings, meta)
+    found: list[Diagnostic] = []
+    for target, source in targets:
+
+        def run(target=target, source=source) -> list[Diagnostic]:
+            results: list[Diagnostic] = []
+            try:
+                results.extend(rule.check(ctx, target))
+            except Exception as exc:  # a broken rule is reported, the run goes on
+                results.append(_crash(meta.code, store, source, exc))
+            return results
+
+        if cache is not None and meta.scope is Scope.FILE:
+            found.extend(cached_file_results(cache, store.profile, meta.code, source, run))
+        else:
+            found.extend(run())
+    return found
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:

@@ -45,6 +45,7 @@ def resolve_settings(args) -> Settings:
         "extend_select": (*settings.extend_select, *args.extend_select) or None,
         "ignore": (*settings.ignore, *args.ignore) or None,
         "fail_on": Severity.parse(args.fail_on) if args.fail_on else None,
+        "base_rev": getattr(args, "base", None),
     }
     return settings.with_overrides(**overrides)
 
@@ -77,27 +78,59 @@ def run_check(args) -> int:
         print(settings_text(settings))
         return EXIT_OK
     try:
-        stores = discover(args.paths, settings)
+        stdin = read_stdin(args, settings)
+    except UsageError as exc:
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
+    if (args.fix or args.diff or args.fix_only) and not (args.show_files or args.show_loaded):
+        from memlint.fixer import run_fix
+
+        return run_fix(args, settings, selected_rules(settings))
+    caches = _result_caches(args, settings)
+    try:
+        stores = discover(
+            [p for p in args.paths if p != "-"],
+            settings,
+            stdin=stdin,
+            caches=caches,
+            jobs=args.jobs,
+        )
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     if args.show_files:
         sys.stdout.write(files_text(stores))
         return EXIT_OK
+    if args.show_loaded:
+        from memlint.budget import loaded_text
+
+        sys.stdout.write(loaded_text(stores, settings))
+        return EXIT_OK
     rules = selected_rules(settings)
     diagnostics: list[Diagnostic] = []
     for store in stores:
-        diagnostics.extend(lint_store(store, settings, rules))
+        cache = caches.for_store(store.root) if caches is not None else None
+        diagnostics.extend(lint_store(store, settings, rules, cache))
+        if cache is not None:
+            cache.forget_missing({s.rel for s in (*store.files, *store.notes)})
+    if caches is not None:
+        caches.save()
     diagnostics.sort(key=Diagnostic.sort_key)
     sources = {s.path: s for store in stores for s in (*store.files, *store.notes)}
-    ctx = RenderContext(cwd=os.getcwd(), sources=sources, color=_use_color(args))
+    ctx = RenderContext(
+        cwd=os.getcwd(),
+        sources=sources,
+        color=_use_color(args),
+        rule_codes=tuple(rule.meta.code for rule in rules),
+        unsafe_fixes=args.unsafe_fixes,
+    )
     text_format = args.output_format in TEXT_FORMATS
     if args.statistics:
         output = statistics_text(diagnostics)
     else:
         output = RENDERERS[args.output_format](diagnostics, ctx)
         if text_format and not args.quiet:
-            output += summary_text(diagnostics, stores)
+            output += summary_text(diagnostics, stores, unsafe_fixes=args.unsafe_fixes)
     _emit(output, args.output_file)
     if not stores and not args.quiet:
         print("memlint: no memory store found (a folder with MEMORY.md)", file=sys.stderr)
@@ -107,6 +140,34 @@ def run_check(args) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in diagnostics)
     return EXIT_FAIL if failing else EXIT_OK
+
+
+def read_stdin(args, settings: Settings) -> tuple[str, bytes] | None:
+    """``(filename, bytes)`` when the path ``-`` asks to lint stdin, else ``None``."""
+    from memlint.discovery import UsageError
+
+    if "-" not in args.paths:
+        if args.stdin_filename:
+            raise UsageError("--stdin-filename needs the path `-` (read stdin)")
+        return None
+    if not args.stdin_filename:
+        raise UsageError("reading stdin (`-`) needs --stdin-filename PATH inside a store")
+    if args.fix or args.diff or args.fix_only:
+        raise UsageError("fixing stdin is not supported yet")
+    data = sys.stdin.buffer.read(settings.max_file_size + 1)
+    return args.stdin_filename, data
+
+
+def _result_caches(args, settings: Settings):
+    """The run's result cache, or ``None`` with ``--no-cache``."""
+    if args.no_cache:
+        return None
+    from memlint.cache import CACHE_DIR_NAME, CacheSet, config_key
+    from memlint.engine import selected_rules
+
+    directory = os.path.abspath(args.cache_dir or CACHE_DIR_NAME)
+    codes = [rule.meta.code for rule in selected_rules(settings)]
+    return CacheSet(directory, config_key(settings, codes, os.getcwd()))
 
 
 def _emit(output: str, output_file: str | None) -> None:
@@ -125,20 +186,36 @@ def _use_color(args) -> bool:
     return sys.stdout.isatty()
 
 
-def summary_text(diagnostics: list[Diagnostic], stores) -> str:
-    if not diagnostics:
+def summary_text(
+    diagnostics: list[Diagnostic], stores, *, fixed: int = 0, unsafe_fixes: bool = False
+) -> str:
+    """ruff's summary: totals, ``(N fixed, M remaining)`` after fixing, and fix hints."""
+    if not diagnostics and not fixed:
         return f"All checks passed ({plural(len(stores), 'store')}).\n"
-    counts = Counter(d.severity for d in diagnostics)
-    parts = [plural(counts[s], s.label) for s in reversed(Severity) if counts[s]]
-    lines = [f"Found {plural(len(diagnostics), 'problem')} ({', '.join(parts)})."]
-    fixable = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE)
-    hidden = sum(1 for d in diagnostics if d.fix and d.fix.applicability is Applicability.UNSAFE)
+    total = plural(len(diagnostics) + fixed, "problem")
+    if fixed:
+        lines = [f"Found {total} ({fixed} fixed, {len(diagnostics)} remaining)."]
+    else:
+        counts = Counter(d.severity for d in diagnostics)
+        parts = [plural(counts[s], s.label) for s in reversed(Severity) if counts[s]]
+        lines = [f"Found {total} ({', '.join(parts)})."]
+    from memlint.fixer import applicable
+
+    fixable = sum(1 for d in diagnostics if applicable(d.fix, unsafe_fixes))
+    unsafe = Applicability.UNSAFE
+    hidden = (
+        0
+        if unsafe_fixes
+        else sum(1 for d in diagnostics if d.fix and d.fix.applicability is unsafe)
+    )
+    hint = f"{plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option"
     if fixable:
-        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
-    if hidden:
+        option = "`--fix --unsafe-fixes`" if unsafe_fixes else "`--fix`"
         lines.append(
-            f"({plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.)"
+            f"[*] {fixable} fixable with the {option} option" + (f" ({hint})." if hidden else ".")
         )
+    elif hidden:
+        lines.append(f"No fixes available ({hint}).")
     return "\n".join(lines) + "\n"
 
 

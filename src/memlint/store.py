@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -144,6 +145,19 @@ class Store:
             if memory.name is not None:
                 table.setdefault(fold(memory.name.strip()), []).append(memory)
         return table
+
+    @cached_property
+    def other_rels(self) -> set[str]:
+        """Store-relative paths of everything seen that is not a memory."""
+        rels = {source.rel for source in (*self.files, *self.notes)}
+        rels.update(self.excluded)
+        prefix = self.root + os.sep
+        rels.update(
+            s.path[len(prefix) :].replace(os.sep, "/")
+            for s in self.skipped
+            if s.path.startswith(prefix)
+        )
+        return rels
 
     @cached_property
     def by_rel(self) -> dict[str, Memory]:

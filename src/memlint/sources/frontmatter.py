@@ -10,6 +10,7 @@ key keeps its character offsets in the file.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 MAX_FRONTMATTER_CHARS = 64 * 1024
@@ -139,10 +140,20 @@ def _loader():
 
 
 def _load(fm: Frontmatter, content: str, base: int) -> None:
-    yaml = yaml_module()
     if not content.strip():
         fm.parsed = True
         return
+    fields = fast_fields(content, base)
+    if fields is not None:
+        fm.parsed = True
+        fm.fields = fields
+        return
+    load_yaml(fm, content, base)
+
+
+def load_yaml(fm: Frontmatter, content: str, base: int) -> None:
+    """The general path: compose with PyYAML and convert the nodes."""
+    yaml = yaml_module()
     try:
         root = yaml.compose(content, Loader=_loader())
     except RecursionError:
@@ -295,3 +306,126 @@ def scalar_value(node) -> object:
         return None
     kind = tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else "tagged"
     return YamlScalar(kind, node.value)
+
+
+# -- fast path -----------------------------------------------------------------
+# Most frontmatter is plain ``key: value`` lines, optionally one nested mapping
+# (``metadata:`` + indented ``type: x``). Those are parsed by hand into exactly
+# the Fields the YAML path builds; anything else returns None and goes to YAML.
+
+_KEY_LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: +|\Z)")
+# Characters that make PyYAML reject the text, break lines, or that we leave to YAML.
+_UNSAFE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
+_PLAIN_TRAPS = re.compile(r": | #|[: ]\Z")
+_PLAIN_FIRST = frozenset("?:,[]{}#&*!|>'\"%@`<= ")
+_SINGLE = re.compile(r"'[^']*'\Z")
+_DOUBLE = re.compile(r'"[^"\\]*"\Z')
+_BOOLS = frozenset(
+    word
+    for base in ("yes", "no", "true", "false", "on", "off")
+    for word in (base, base.capitalize(), base.upper())
+)
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_FLOAT = re.compile(
+    r"(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
+)
+_INT = re.compile(
+    r"(?:[-+]?0b[01_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)"
+    r"|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)\Z"
+)
+_TIMESTAMP = re.compile(
+    r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}"
+    r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)\Z"
+)
+
+
+def plain_value(text: str) -> object:
+    """What YAML 1.1 (as PyYAML resolves it) makes of an unquoted one-line scalar."""
+    if text in _NULLS:
+        return None
+    if text in _BOOLS:
+        return YamlScalar("bool", text)
+    first = text[0]
+    if first in "-+0123456789.":
+        if _FLOAT.match(text):
+            return YamlScalar("float", text)
+        if first != "." and _INT.match(text):
+            return YamlScalar("int", text)
+        if first.isdigit() and _TIMESTAMP.match(text):
+            return YamlScalar("timestamp", text)
+    return text
+
+
+def _scalar_field(key: str, key_start: int, value: str, value_start: int) -> Field | None:
+    if not value:
+        return Field(key, None, key_start, value_start, value_start, "")
+    first = value[0]
+    if first == "'" or first == '"':
+        quoted = _SINGLE if first == "'" else _DOUBLE
+        if not quoted.match(value):
+            return None
+        end = value_start + len(value)
+        return Field(key, value[1:-1], key_start, value_start, end, first)
+    if first in _PLAIN_FIRST or _PLAIN_TRAPS.search(value) or value[:2] in ("-", "- "):
+        return None
+    return Field(key, plain_value(value), key_start, value_start, value_start + len(value), "")
+
+
+def fast_fields(content: str, base: int) -> dict[str, Field] | None:
+    """Fields of a plain block (offsets shifted by ``base``), or None to use YAML."""
+    if "\r" in content or _UNSAFE.search(content):
+        return None
+    fields: dict[str, Field] = {}
+    parent: Field | None = None
+    child_indent = 0
+    pos = 0
+    for line in content.split("\n"):
+        line_start = pos
+        pos += len(line) + 1
+        if not line:
+            continue
+        match = _KEY_LINE.match(line)
+        if match is None:
+            return None
+        indent = len(match.group(1))
+        key = match.group(2)
+        value_at = match.end()
+        if value_at == len(line):
+            value_at = match.end(2) + 1  # an empty value sits right after the colon
+        if indent:
+            if parent is None or (child_indent and indent != child_indent):
+                return None
+            children = parent.children
+            if children is None:
+                child_indent = indent
+                children = parent.children = {}
+                parent.value = {}
+                parent.style = None
+                parent.value_start = base + line_start + indent
+            if key in children:
+                return None
+            child = _scalar_field(
+                key, base + line_start + indent, line[value_at:], base + line_start + value_at
+            )
+            if child is None:
+                return None
+            children[key] = child
+            parent.value[key] = child.value
+            continue
+        if parent is not None and parent.children is not None:
+            parent.value_end = base + line_start
+        if key in fields:
+            return None
+        found = _scalar_field(key, base + line_start, line[value_at:], base + line_start + value_at)
+        if found is None:
+            return None
+        fields[key] = found
+        parent = found if value_at >= len(line.rstrip(" ")) else None
+        child_indent = 0
+    if parent is not None and parent.children is not None:
+        parent.value_end = base + len(content)
+    return fields

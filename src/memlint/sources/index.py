@@ -18,6 +18,13 @@ SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
 DRIVE = re.compile(r"[A-Za-z]:")
 LONE_CR = re.compile(r"\r(?!\n)")
 WEB_SCHEMES = ("http:", "https:", "mailto:", "ftp:")
+_NOT_PLAIN = re.compile(r"[\r\t\x00\\<>`\x0b\x0c\u0085\u2028\u2029\ufeff]")
+_HEADING = re.compile(r"#{1,6}(?: |\Z)")
+_LINK_ITEM = re.compile(
+    r"- \[[^\[\]()]{0,500}\]\([A-Za-z0-9._/~%+-]{1,500}\)(?:[^\[\]()]{0,2000})\Z"
+)
+_BARE_ITEM = re.compile(r"- [^\W\d_][^\[\]()]{0,2000}\Z")
+_PARAGRAPH = re.compile(r"[^\W\d_][^\[\]]{0,2000}\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,10 @@ def _markdown():
 def parse_index(text: str, body_start: int, line_starts: list[int]) -> list[IndexEntry]:
     """Find the index entries of ``text`` (a ``MEMORY.md``), ignoring its frontmatter."""
     prefix_lines = text.count("\n", 0, body_start)
+    plain = plain_link_lines(text, body_start, prefix_lines)
+    if plain is not None:
+        found = (_entry_at(text, line, line + 1, line_starts) for line in plain)
+        return [entry for entry in found if entry is not None]
     body = "\n" * prefix_lines + LONE_CR.sub(" ", text[body_start:])
     try:
         tokens = _markdown().parse(body)
@@ -74,6 +85,11 @@ def _entry(text: str, token, line_starts: list[int]) -> IndexEntry | None:
     if not any(child.type == "link_open" for child in children):
         return None
     first, last = token.map
+    return _entry_at(text, first, last, line_starts)
+
+
+def _entry_at(text: str, first: int, last: int, line_starts: list[int]) -> IndexEntry | None:
+    """The entry of the list item whose inline text spans lines ``first``..``last`` (0-based)."""
     if first >= len(line_starts):
         return None
     line = first + 1
@@ -113,6 +129,34 @@ def _entry(text: str, token, line_starts: list[int]) -> IndexEntry | None:
     return None
 
 
+def plain_link_lines(text: str, body_start: int, first_line: int) -> list[int] | None:
+    """0-based lines holding a link item, when the body is obviously plain, else ``None``.
+
+    Plain means every line is blank, an ATX heading, a top-level ``- `` item
+    that is either free of link syntax or exactly ``- [title](path) summary``,
+    or a paragraph line with no block syntax that does not follow an item
+    (where it would continue it). For such a body a CommonMark parser finds
+    one single-line item per item line, so markdown-it is not needed.
+    """
+    body = text[body_start:]
+    if _NOT_PLAIN.search(body):
+        return None
+    found: list[int] = []
+    after_item = False
+    for number, line in enumerate(body.split("\n"), first_line):
+        if not line or _HEADING.match(line):
+            after_item = False
+        elif line.startswith("- "):
+            if _LINK_ITEM.match(line):
+                found.append(number)
+            elif not _BARE_ITEM.match(line):
+                return None
+            after_item = True
+        elif after_item or not _PARAGRAPH.match(line):
+            return None
+    return found
+
+
 def _title_open(line_text: str) -> int | None:
     match = CANONICAL.match(line_text)
     return match.end() if match else None
@@ -126,16 +170,25 @@ def link_path(href: str) -> str | None:
     return unquote(path)
 
 
-def escape_reason(target: str) -> str | None:
-    """Why an index target leaves the store, or ``None`` if it stays inside."""
+def escape_reason(entry: IndexEntry) -> str | None:
+    """Why an index entry's target leaves the store, or ``None`` if it stays inside.
+
+    Backslashes count only when written literally in the link: a ``%5C`` names
+    a file whose name holds a backslash.
+    """
+    if "\\" in entry.href:
+        return "uses backslashes"
+    return path_escape_reason(entry.target)
+
+
+def path_escape_reason(target: str) -> str | None:
+    """Why a decoded store-relative path leaves the store, or ``None``."""
     if "\x00" in target:
         return "contains a NUL character"
     if DRIVE.match(target):
         return "is a drive-letter path"
     if SCHEME.match(target):
         return "has a URL scheme"
-    if "\\" in target:
-        return "uses backslashes"
     if target.startswith("/"):
         return "is an absolute path"
     depth = 0

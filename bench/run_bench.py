@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Time memlint against a plain Python walk+read floor, in interleaved rounds.
+
+Usage: python bench/run_bench.py [--sizes 1k,10k] [--rounds 5] [--workdir DIR]
+       [--startup-rounds 20] [--peers] [--skip-identity]
+
+For each size a store is generated with ``bench/gen_store.py`` (cached in
+WORKDIR, regenerated when its parameters change). Every round runs, in
+turn: the floor (``os.scandir`` walk reading every file's bytes), a cold
+``memlint check --no-cache``, a warm run on an unchanged cache, and a warm
+run after 1 % of the memories were edited (the edit happens outside the
+timing). Medians, ratios to the floor's median and peak RSS are printed as
+one table, then one JSON line. Startup is timed the same way against
+``python -c pass``. Before timing, the outputs with and without cache and
+with a forced process pool are compared; they must be identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from gen_store import generate  # noqa: E402
+
+GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+FLOOR_CODE = """
+import os, sys
+stack = [sys.argv[1]]
+total = 0
+while stack:
+    with os.scandir(stack.pop()) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.name.endswith((".md", ".jsonl")):
+                with open(entry.path, "rb") as handle:
+                    total += len(handle.read())
+"""
+
+
+def parse_size(text: str) -> int:
+    text = text.strip().lower()
+    return int(float(text[:-1]) * 1000) if text.endswith("k") else int(text)
+
+
+def memlint_argv() -> list[str]:
+    script = os.path.join(os.path.dirname(sys.executable), "memlint")
+    return [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "memlint"]
+
+
+def run_once(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int]:
+    """Wall seconds, peak RSS in KiB and exit status of one run (output discarded)."""
+    rss_file = None
+    if GNU_TIME:
+        handle, rss_file = tempfile.mkstemp(prefix="memlint-bench-")
+        os.close(handle)
+        argv = [GNU_TIME, "-q", "-f", "%M", "-o", rss_file, *argv]
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    rss = usage.ru_maxrss
+    if rss_file:
+        try:
+            with open(rss_file) as handle:
+                rss = int(handle.read().split()[-1])
+        except (OSError, ValueError, IndexError):
+            pass
+        os.unlink(rss_file)
+    return wall, rss, os.waitstatus_to_exitcode(status)
+
+
+def prepare_store(workdir: str, files: int, seed: int) -> str:
+    store = os.path.join(workdir, f"store-{files}")
+    stamp = os.path.join(workdir, f"store-{files}.json")
+    wanted = {"files": files, "seed": seed, "notes": files // 5, "generator": 2}
+    try:
+        with open(stamp) as handle:
+            if json.load(handle) == wanted:
+                return store
+    except (OSError, ValueError):
+        pass
+    shutil.rmtree(store, ignore_errors=True)
+    generate(store, files, seed=seed, notes=files // 5)
+    with open(stamp, "w") as handle:
+        json.dump(wanted, handle)
+    return store
+
+
+def memory_paths(store: str) -> list[str]:
+    found = []
+    for directory, _, names in os.walk(store):
+        found.extend(os.path.join(directory, n) for n in names if n.endswith(".md"))
+    return sorted(p for p in found if os.path.basename(p) != "MEMORY.md")
+
+
+EDIT_MARK = "\n<!-- bench edit -->\n"
+
+
+def edit_some(paths: list[str], round_number: int) -> None:
+    """Toggle a trailing comment in a rotating 1 % of ``paths``."""
+    count = max(1, len(paths) // 100)
+    start = (round_number * count) % len(paths)
+    for path in (paths + paths)[start : start + count]:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        text = text[: -len(EDIT_MARK)] if text.endswith(EDIT_MARK) else text + EDIT_MARK
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+
+
+def supports(flag: str) -> bool:
+    result = subprocess.run(
+        [*memlint_argv(), "check", "--help"], capture_output=True, text=True, check=False
+    )
+    return flag in result.stdout
+
+
+def check_identity(store: str, cache_dir: str) -> dict[str, bool]:
+    """Compare JSON output without cache, with a cold cache and with a warm one."""
+    base = [*memlint_argv(), "check", store, "--output-format", "json", "--exit-zero"]
+
+    def output(extra: list[str]) -> str:
+        return subprocess.run(base + extra, capture_output=True, text=True, check=False).stdout
+
+    reference = output(["--no-cache"])
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    return {
+        "cache_cold": output(["--cache-dir", cache_dir]) == reference,
+        "cache_warm": output(["--cache-dir", cache_dir]) == reference,
+    }
+
+
+def time_rounds(commands: dict, rounds: int, before: dict | None = None) -> dict:
+    """Run every command once per round, in order; return walls, RSS and exit codes."""
+    results = {name: {"wall": [], "rss_kib": [], "rc": set()} for name in commands}
+    for round_number in range(rounds):
+        for name, argv in commands.items():
+            if before and name in before:
+                before[name](round_number)
+            wall, rss, rc = run_once(argv)
+            results[name]["wall"].append(wall)
+            results[name]["rss_kib"].append(rss)
+            results[name]["rc"].add(rc)
+    return {
+        name: {
+            "median_s": statistics.median(r["wall"]),
+            "peak_mib": max(r["rss_kib"]) / 1024,
+            "exit_codes": sorted(r["rc"]),
+        }
+        for name, r in results.items()
+    }
+
+
+def bench_size(files: int, args, features: dict[str, bool]) -> dict:
+    store = prepare_store(args.workdir, files, args.seed)
+    cache_dir = os.path.join(args.workdir, f"cache-{files}")
+    check = [*memlint_argv(), "check", store, "-q", "--exit-zero"]
+    commands = {"floor": [sys.executable, "-c", FLOOR_CODE, store]}
+    if features["cache"]:
+        commands["cold"] = [*check, "--no-cache"]
+        commands["warm"] = [*check, "--cache-dir", cache_dir]
+        commands["warm_1pct"] = [*check, "--cache-dir", cache_dir]
+    else:
+        commands["cold"] = check
+    for peer, argv in peer_commands(store, args.peers).items():
+        commands[peer] = argv
+    identity = {}
+    if features["cache"] and not args.skip_identity:
+        identity = check_identity(store, cache_dir)
+    paths = memory_paths(store)
+    before = {"warm_1pct": lambda n: edit_some(paths, n)}
+    if features["cache"]:
+        run_once(commands["warm"])  # prime the cache
+    for argv in commands.values():
+        run_once(argv)  # warm the page cache
+    rounds = max(1, args.rounds if files < 50_000 else min(args.rounds, 3))
+    timings = time_rounds(commands, rounds, before)
+    floor = timings["floor"]["median_s"]
+    for timing in timings.values():
+        timing["x_floor"] = timing["median_s"] / floor
+    return {"files": files, "rounds": rounds, "identical": identity, "timings": timings}
+
+
+def peer_commands(store: str, wanted: bool) -> dict[str, list[str]]:
+    if not wanted:
+        return {}
+    peers = {}
+    if shutil.which("lychee"):
+        peers["lychee"] = [
+            "lychee", "--offline", "--no-progress", "--include-wikilinks",
+            "--fallback-extensions", "md", "--base-url", store + "/", store + "/**/*.md",
+        ]  # fmt: skip
+    if shutil.which("markdownlint-cli2"):
+        peers["markdownlint-cli2"] = ["markdownlint-cli2", store + "/**/*.md"]
+    return peers
+
+
+def bench_startup(args) -> dict:
+    one = os.path.join(args.workdir, "store-one")
+    if not os.path.isdir(one):
+        generate(one, 1, seed=args.seed)
+    commands = {
+        "python_pass": [sys.executable, "-c", "pass"],
+        "version": [*memlint_argv(), "--version"],
+        "check_one": [*memlint_argv(), "check", one, "-q", "--exit-zero"],
+    }
+    for argv in commands.values():
+        run_once(argv)
+    timings = time_rounds(commands, args.startup_rounds)
+    floor = timings["python_pass"]["median_s"]
+    for timing in timings.values():
+        timing["x_python"] = timing["median_s"] / floor
+    return timings
+
+
+def heavy_imports() -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "memlint", "--version"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    names = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
+    return sorted(n for n in names if n.split(".")[0] in ("yaml", "markdown_it", "multiprocessing"))
+
+
+def table(sizes: list[dict], startup: dict) -> str:
+    names = []
+    for size in sizes:
+        names += [n for n in size["timings"] if n not in names]
+    header = f"{'files':>8} | " + " | ".join(f"{n:>22}" for n in names)
+    lines = [header, "-" * len(header)]
+    for size in sizes:
+        cells = []
+        for name in names:
+            t = size["timings"].get(name)
+            cells.append(
+                f"{t['median_s']:7.3f}s {t['x_floor']:5.2f}x {t['peak_mib']:4.0f}M"
+                if t
+                else " " * 22
+            )
+        lines.append(f"{size['files']:>8} | " + " | ".join(cells))
+        if size["identical"]:
+            lines.append(f"{'':>8}   identical output: {size['identical']}")
+    lines.append("")
+    for name, t in startup.items():
+        lines.append(f"startup {name:<12} {t['median_s'] * 1000:7.1f} ms  {t['x_python']:5.2f}x")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sizes", default="1k,10k", help="comma list, e.g. 1k,10k,100k")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--startup-rounds", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memlint-bench"))
+    parser.add_argument("--peers", action="store_true", help="add lychee / markdownlint-cli2")
+    parser.add_argument("--skip-identity", action="store_true")
+    args = parser.parse_args(argv)
+    os.makedirs(args.workdir, exist_ok=True)
+    features = {"cache": supports("--no-cache")}
+    sizes = [bench_size(parse_size(s), args, features) for s in args.sizes.split(",") if s]
+    startup = bench_startup(args)
+    summary = {"sizes": sizes, "startup": startup, "heavy_imports": heavy_imports()}
+    by_files = {s["files"]: s["timings"]["cold"]["median_s"] for s in sizes}
+    if 10_000 in by_files and 100_000 in by_files:
+        summary["cold_100k_over_10k"] = by_files[100_000] / by_files[10_000]
+    print(table(sizes, startup))
+    print(f"heavy imports at --version: {summary['heavy_imports'] or 'none'}")
+    if "cold_100k_over_10k" in summary:
+        print(f"cold t(100k)/t(10k): {summary['cold_100k_over_10k']:.2f}")
+    print(json.dumps(summary, sort_keys=True, default=list))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,483 @@
+"""Apply fixes: lint, plan every edit, splice bytes, re-lint, repeat until stable.
+
+The loop works on an in-memory snapshot of each store (read once, at the
+first lint), so a fix run writes each file at most once, at the end, as one
+transaction per store (:mod:`memlint.writer`). Like ruff: only fixes at the
+requested applicability are applied, a fix's edits are all-or-nothing, a fix
+overlapping one already accepted waits for the next round, and a run that
+has not settled after ``MAX_ITERATIONS`` rounds is reported, not looped.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+
+from memlint import writer
+from memlint.config import Settings
+from memlint.detect import detect_profile
+from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix
+from memlint.discovery import INDEX_NAME, Discovery
+from memlint.engine import lint_store
+from memlint.sources.document import ReadProblem, SourceFile, decode_into
+from memlint.store import Store, load_index, load_memory
+from memlint.textutil import escape, plural
+
+MAX_ITERATIONS = 100
+DECODABLE_PROBLEMS = (None, "binary", "invalid-utf8")
+
+
+class SnapshotDiscovery(Discovery):
+    """Discovery that reads each file once; later loads see the planned contents.
+
+    ``original`` holds the bytes read at lint time, ``current`` the bytes after
+    the fixes applied so far (created files included).
+    """
+
+    def __init__(self, settings: Settings, cwd: str) -> None:
+        super().__init__(settings, cwd)
+        self.original: dict[str, bytes] = {}
+        self.current: dict[str, bytes] = {}
+        self.created: set[str] = set()
+        self.modes: dict[str, int] = {}
+
+    def _read(self, path: str, rel: str, display: str) -> SourceFile:
+        if path in self.current:
+            source = SourceFile(path=path, rel=rel, display=display, mode=self.modes.get(path, 0))
+            data = self.current[path]
+            if len(data) > self.settings.max_file_size:
+                source.problem = ReadProblem("too-large", "over the size cap after fixing")
+            else:
+                decode_into(source, data)
+            return source
+        source = super()._read(path, rel, display)
+        if (source.problem.kind if source.problem else None) in DECODABLE_PROBLEMS:
+            self.original[path] = self.current[path] = source.raw
+            self.modes[path] = source.mode
+        return source
+
+    def _load_store(self, plan, roots: set[str]) -> Store:
+        store = super()._load_store(plan, roots)
+        created = [p for p in sorted(self.created) if _owner(p, roots) == plan.root]
+        if not created:
+            return store
+        for path in created:
+            rel = os.path.relpath(path, plan.root).replace(os.sep, "/")
+            source = self._read(path, rel, self.display(path))
+            store.files.append(source)
+            if source.text is None:
+                continue
+            if rel == INDEX_NAME:
+                store.index = load_index(source)
+            else:
+                store.memories.append(load_memory(source))
+        store.files.sort(key=lambda s: s.rel)
+        store.memories.sort(key=lambda m: m.file.rel)
+        store.profile, store.profile_reason = detect_profile(store, self.configured.get(plan.root))
+        return store
+
+    def reset(self) -> None:
+        """Forget the planned fixes (keep the lint-time snapshot)."""
+        self.current = dict(self.original)
+        self.created.clear()
+
+    def changed_paths(self) -> list[str]:
+        return sorted(
+            p for p, data in self.current.items() if p in self.created or data != self.original[p]
+        )
+
+
+def _owner(path: str, roots: set[str]) -> str | None:
+    """The nearest store root above ``path``."""
+    best = None
+    for root in roots:
+        if path.startswith(root + os.sep) and (best is None or len(root) > len(best)):
+            best = root
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    path: str
+    display: str
+    old: bytes | None
+    new: bytes
+
+
+@dataclass
+class FixOutcome:
+    """What a fix run did: applied fixes, remaining diagnostics, file changes, problems."""
+
+    stores: list[Store]
+    remaining: list[Diagnostic]
+    fixed: list[Diagnostic] = field(default_factory=list)
+    changes: list[FileChange] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    iterations: int = 0
+
+
+def applicable(fix: Fix | None, unsafe: bool) -> bool:
+    if fix is None or not fix.edits:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE
+
+
+def fix_paths(
+    paths: list[str],
+    settings: Settings,
+    rules: list,
+    *,
+    unsafe: bool = False,
+    write: bool = True,
+    cwd: str | None = None,
+) -> FixOutcome:
+    """Fix the stores under ``paths``; write the result unless ``write`` is false.
+
+    Raises ``discovery.UsageError`` for unusable paths, like ``discover``.
+    """
+    finder = SnapshotDiscovery(settings, os.path.abspath(cwd or os.getcwd()))
+    for raw in paths or ["."]:
+        finder.add_path(raw)
+    frozen: dict[str, str] = {}
+    while True:
+        outcome = _converge(finder, settings, rules, unsafe, frozen)
+        if not write or not outcome.changes:
+            return outcome
+        _remove_stale_temps(outcome.stores, outcome.warnings)
+        refused = _precheck(finder, outcome.stores, outcome.changes)
+        if not refused:
+            break
+        frozen.update(refused)
+        finder.reset()
+    failed: set[str] = set()
+    for store in outcome.stores:
+        mine = [c for c in outcome.changes if _owner(c.path, {store.root}) == store.root]
+        if not mine:
+            continue
+        try:
+            writer.commit(store.root, [writer.Change(c.path, c.old, c.new) for c in mine])
+        except writer.WriteError as exc:
+            outcome.errors.append(
+                f"{escape(exc.path)}: {escape(exc.reason)}; "
+                f"no file of {escape(store.display_root)} was changed"
+            )
+            failed.update(c.path for c in mine)
+    if failed:
+        _forget(finder, outcome, failed, settings, rules)
+    return outcome
+
+
+def _forget(finder, outcome: FixOutcome, paths: set[str], settings: Settings, rules) -> None:
+    """Drop the changes to ``paths`` that could not be written, and lint again."""
+    for path in paths:
+        finder.created.discard(path)
+        if path in finder.original:
+            finder.current[path] = finder.original[path]
+        else:
+            finder.current.pop(path, None)
+    outcome.changes = [c for c in outcome.changes if c.path not in paths]
+    outcome.fixed = [d for d in outcome.fixed if not {e.path for e in d.fix.edits} & paths]
+    outcome.stores, per_store = _lint(finder, settings, rules)
+    outcome.remaining = sorted((d for _, f in per_store for d in f), key=Diagnostic.sort_key)
+
+
+def _precheck(finder: SnapshotDiscovery, stores: list[Store], changes: list[FileChange]):
+    """Paths that cannot be written (changed on disk, a link, ...) and why."""
+    roots = {store.root for store in stores}
+    refused = {}
+    for change in changes:
+        root = _owner(change.path, roots) or os.path.dirname(change.path)
+        try:
+            writer.check_target(root, change.path, change.old)
+        except writer.WriteError as exc:
+            refused[change.path] = exc.reason
+    return refused
+
+
+def _remove_stale_temps(stores: list[Store], warnings: list[str]) -> None:
+    directories = {store.root for store in stores}
+    directories.update(os.path.dirname(s.path) for store in stores for s in store.files)
+    for path in writer.remove_stale_temps(directories):
+        warnings.append(f"removed {escape(path)} left by an interrupted run")
+
+
+def _converge(
+    finder: SnapshotDiscovery,
+    settings: Settings,
+    rules: list,
+    unsafe: bool,
+    frozen: dict[str, str],
+) -> FixOutcome:
+    refused: dict[tuple, str] = {}
+    seen_states: set[str] = set()
+    fixed: list[Diagnostic] = []
+    errors: list[str] = []
+    iteration = 0
+    while True:
+        stores, per_store = _lint(finder, settings, rules)
+        diagnostics = sorted((d for _, found in per_store for d in found), key=Diagnostic.sort_key)
+        candidates = [
+            (store, d)
+            for store, found in per_store
+            for d in found
+            if applicable(d.fix, unsafe) and (d.code, d.fix) not in refused
+        ]
+        if not candidates:
+            break
+        if iteration >= MAX_ITERATIONS:
+            errors.append(f"failed to converge after {MAX_ITERATIONS} fix iterations")
+            break
+        plan = _plan(finder, candidates, frozen, refused)
+        if not plan:
+            break
+        new_state = _apply(finder, plan)
+        if new_state in seen_states:
+            errors.append("failed to converge: fixes undo each other")
+            break
+        seen_states.add(new_state)
+        fixed.extend(d for _, d in plan)
+        iteration += 1
+    outcome = FixOutcome(stores, diagnostics, fixed, errors=errors, iterations=iteration)
+    outcome.warnings = sorted(set(refused.values()))
+    outcome.changes = [
+        FileChange(
+            path,
+            finder.display(path),
+            None if path in finder.created else finder.original[path],
+            finder.current[path],
+        )
+        for path in finder.changed_paths()
+    ]
+    return outcome
+
+
+def _lint(finder: SnapshotDiscovery, settings: Settings, rules: list):
+    stores = finder.load()
+    return stores, [(store, lint_store(store, settings, rules)) for store in stores]
+
+
+def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]:
+    """Accept fixes in order, skipping any that is invalid or overlaps an accepted one."""
+    accepted: list[tuple[Store, Diagnostic]] = []
+    taken: dict[str, list[Edit]] = {}
+    candidates.sort(key=lambda item: (item[1].fix.edits[0].path, item[1].fix.edits[0].start))
+    for store, diagnostic in candidates:
+        fix = diagnostic.fix
+        reason = _invalid(finder, store, fix, frozen)
+        if reason is not None:
+            refused[(diagnostic.code, fix)] = (
+                f"{escape(diagnostic.display_path)}: {diagnostic.code} fix not applied: {reason}"
+            )
+            continue
+        if any(_overlaps(e, other) for e in fix.edits for other in taken.get(e.path, ())):
+            continue
+        for edit in fix.edits:
+            taken.setdefault(edit.path, []).append(edit)
+        accepted.append((store, diagnostic))
+    return accepted
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    """Spans that share a byte, or edits at the same start (their order would be a guess)."""
+    return a.start == b.start or (a.start < b.end and b.start < a.end)
+
+
+def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str | None:
+    """Why ``fix`` must not be applied to the current snapshot, or ``None``."""
+    edits = fix.edits
+    for first, second in itertools.pairwise(edits):
+        if first.path == second.path and _overlaps(first, second):
+            return "its edits overlap"
+    by_path: dict[str, list[Edit]] = {}
+    for edit in edits:
+        by_path.setdefault(edit.path, []).append(edit)
+    for path, file_edits in by_path.items():
+        if path in frozen:
+            return frozen[path]
+        if path.endswith(writer.NOTES_SUFFIX):
+            return "note stores are never edited"
+        if not writer.inside(store.root, path):
+            return "it edits a file outside the store"
+        try:
+            for edit in file_edits:
+                edit.content.encode("utf-8")
+        except UnicodeEncodeError:
+            return "its replacement text is not valid Unicode"
+        creates = [e for e in file_edits if e.create]
+        if creates:
+            if len(file_edits) > 1 or creates[0].start or creates[0].end:
+                return "a file creation must be a single edit at offset 0"
+            if path in finder.current:
+                return "the file to create already exists"
+            try:
+                writer.ensure_absent(path)
+            except writer.WriteError as exc:
+                return f"the file to create {exc.reason}"
+            continue
+        data = finder.current.get(path)
+        if data is None:
+            return "the file was not read"
+        if any(not 0 <= e.start <= e.end <= len(data) for e in file_edits):
+            return "an edit lies outside the file"
+        try:
+            splice(data, file_edits).decode("utf-8")
+        except UnicodeDecodeError:
+            return "the result would not be valid UTF-8"
+    return None
+
+
+def splice(data: bytes, edits: list[Edit]) -> bytes:
+    """``data`` with non-overlapping ``edits`` applied (back to front, so offsets hold)."""
+    out = data
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        out = out[: edit.start] + edit.content.encode("utf-8") + out[edit.end :]
+    return out
+
+
+def _apply(finder: SnapshotDiscovery, plan) -> str:
+    """Splice the accepted fixes into the snapshot; return a digest of the new state.
+
+    Each fix was checked to decode on its own; since accepted edits never
+    overlap, every splice point of the union was checked, so the union decodes too.
+    """
+    by_path: dict[str, list[Edit]] = {}
+    for _, diagnostic in plan:
+        for edit in diagnostic.fix.edits:
+            by_path.setdefault(edit.path, []).append(edit)
+    for path, edits in by_path.items():
+        if edits[0].create:
+            finder.created.add(path)
+            finder.current[path] = edits[0].content.encode("utf-8")
+            finder.modes[path] = 0o100644
+        else:
+            finder.current[path] = splice(finder.current[path], edits)
+    state = hashlib.sha256()
+    for path in sorted(finder.current):
+        state.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        state.update(hashlib.sha256(finder.current[path]).digest())
+    return state.hexdigest()
+
+
+def diff_text(changes: list[FileChange]) -> str:
+    """A unified diff of ``changes`` with every line escaped for the terminal.
+
+    Line breaks are dropped from the display; a ``\\r`` shows as ``\\x0d``
+    unless both versions end every line with CRLF.
+    """
+    out = []
+    for change in changes:
+        old = _split_lines(change.old or b"")
+        new = _split_lines(change.new)
+        crlf = all(line.endswith("\r\n") for line in (*old, *new) if line.endswith("\n"))
+        ending = "\r\n" if crlf else "\n"
+        old_name = "/dev/null" if change.old is None else escape(change.display)
+        lines = difflib.unified_diff(
+            [_display(line, ending) for line in old],
+            [_display(line, ending) for line in new],
+            old_name,
+            escape(change.display),
+            lineterm="",
+        )
+        out.extend(line + "\n" for line in lines)
+    return "".join(out)
+
+
+def _display(line: str, ending: str) -> str:
+    if not line.endswith("\n"):
+        return escape(line) + "\n\\ No newline at end of file"
+    return escape(line.removesuffix(ending))
+
+
+def _split_lines(data: bytes) -> list[str]:
+    """Lines split at ``\\n`` only, each keeping its break."""
+    parts = data.decode("utf-8", "replace").split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def show_fixes_text(fixed: list[Diagnostic]) -> str:
+    """ruff's ``--show-fixes`` listing: per file, how many of each rule were fixed."""
+    if not fixed:
+        return ""
+    from memlint.rules import REGISTRY
+
+    per_file: dict[str, Counter] = {}
+    for diagnostic in fixed:
+        per_file.setdefault(diagnostic.display_path, Counter())[diagnostic.code] += 1
+    lines = [f"Fixed {plural(len(fixed), 'problem')}:"]
+    for display, counts in sorted(per_file.items()):
+        lines.append(f"- {escape(display)}:")
+        for code, count in sorted(counts.items()):
+            name = REGISTRY[code].META.name if code in REGISTRY else ""
+            lines.append(f"    {count} × {code} ({name})" if name else f"    {count} × {code}")
+    return "\n".join(lines) + "\n"
+
+
+def run_fix(args, settings: Settings, rules: list) -> int:
+    """``memlint check --fix | --diff | --fix-only``: fix, report, and pick the exit status."""
+    import sys
+
+    from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
+    from memlint.discovery import UsageError
+    from memlint.engine import CRASH_CODE
+    from memlint.output import RENDERERS, TEXT_FORMATS, RenderContext
+    from memlint.run import _emit, _use_color, statistics_text, summary_text
+
+    try:
+        outcome = fix_paths(
+            args.paths, settings, rules, unsafe=args.unsafe_fixes, write=not args.diff
+        )
+    except UsageError as exc:
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
+    for message in outcome.warnings:
+        print(f"memlint: warning: {message}", file=sys.stderr)
+    for message in outcome.errors:
+        print(f"memlint: error: {message}", file=sys.stderr)
+    fixed = len(outcome.fixed)
+    remaining = outcome.remaining
+    if args.diff:
+        _emit(diff_text(outcome.changes), args.output_file)
+        if fixed:
+            print(f"Would fix {plural(fixed, 'problem')}.", file=sys.stderr)
+    else:
+        output = ""
+        text_format = args.output_format in TEXT_FORMATS
+        if not args.fix_only:
+            if args.statistics:
+                output = statistics_text(remaining)
+            else:
+                sources = {s.path: s for st in outcome.stores for s in (*st.files, *st.notes)}
+                ctx = RenderContext(
+                    cwd=os.getcwd(),
+                    sources=sources,
+                    color=_use_color(args),
+                    show_fixes=args.show_fixes,
+                    unsafe_fixes=args.unsafe_fixes,
+                )
+                output = RENDERERS[args.output_format](remaining, ctx)
+        if text_format and args.show_fixes:
+            output += show_fixes_text(outcome.fixed)
+        if text_format and not args.quiet:
+            if args.fix_only:
+                output += f"Fixed {plural(fixed, 'problem')}.\n"
+            elif not args.statistics:
+                output += summary_text(
+                    remaining, outcome.stores, fixed=fixed, unsafe_fixes=args.unsafe_fixes
+                )
+        _emit(output, args.output_file)
+    if outcome.errors or any(d.code == CRASH_CODE for d in remaining):
+        return EXIT_ERROR
+    if args.diff:
+        return EXIT_FAIL if outcome.changes else EXIT_OK
+    if args.exit_non_zero_on_fix and outcome.changes:
+        return EXIT_FAIL
+    if args.fix_only or args.exit_zero:
+        return EXIT_OK
+    return EXIT_FAIL if any(d.severity >= settings.fail_on for d in remaining) else EXIT_OK

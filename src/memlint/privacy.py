@@ -1,0 +1,467 @@
+"""Secret and PII detectors, and masking so a finding never prints the secret.
+
+Every detector takes a text and returns :class:`Finding` spans. Precision comes
+from provider-shaped, prefix-anchored formats; Shannon entropy is only a second
+signal that drops placeholders such as ``ghp_xxxx…``. All regexes are bounded
+and most run only when a cheap keyword occurs in the text (gitleaks style).
+
+Documented policy (what is *not* reported):
+
+- credentials: values that are templates or references (``<token>``, ``${TOKEN}``,
+  ``{{ secrets.X }}``, ``%TOKEN%``, ``process.env.X``, ``os.environ[…]``, an
+  ``ALL_CAPS`` variable name, a call ``f()``, a path), placeholders (``xxx``,
+  ``***``, ``...``, ``changeme``, ``password``, ``secret``, ``example``,
+  ``your…``, ``redacted``, ``dummy``), values under 6 characters, AWS's documented
+  ``…EXAMPLE`` keys and low-entropy provider-shaped strings;
+- emails: reserved domains (``example.com/.org/.net``, ``*.example``, ``*.test``,
+  ``*.invalid``, ``*.localhost``, ``localhost``), ``noreply``/``no-reply`` senders,
+  ``users.noreply.github.com``, ``git@host:`` SSH remotes and ``name@2x.png`` files;
+- home paths: ``/home/user``, ``/home/runner`` and other generic accounts,
+  ``/Users/Shared``, ``C:\\Users\\Public``/``Default``, placeholders (``<user>``, ``$USER``);
+- numeric identifiers: runs under 10 digits, digits glued to letters, dots, colons,
+  slashes or dashes (hashes, UUIDs, versions, decimals, URLs), Unix times in seconds or
+  milliseconds between 2000 and 2100, compact ``YYYYMMDD[hhmm[ss]]`` dates; numbers
+  split by spaces or dashes (cards, phones, SSNs) are not matched.
+
+The redaction marker itself is never reported: a finding overlapping it is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """``text[start:end]`` is sensitive; ``label`` says what it looks like."""
+
+    start: int
+    end: int
+    label: str
+    keep: int = 1
+
+    def value(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+def mask(value: str, keep: int = 1) -> str:
+    """A short prefix and the last 4 characters (``ghp_…WXYZ``); short values keep less."""
+    if len(value) < 12:
+        return value[:1] + ELLIPSIS
+    keep = max(1, min(keep, len(value) - 8))
+    return value[:keep] + ELLIPSIS + value[-4:]
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    if not value:
+        return 0.0
+    counts = Counter(value)
+    total = len(value)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+# --- PV001 credentials -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TokenFormat:
+    label: str
+    keyword: str
+    pattern: re.Pattern
+    keep: int
+    min_entropy: float = 3.0
+
+
+def _token(label: str, keyword: str, body: str, keep: int, min_entropy: float = 3.0):
+    pattern = re.compile(r"(?<![A-Za-z0-9_-])" + body + r"(?![A-Za-z0-9_-])")
+    return TokenFormat(label, keyword, pattern, keep, min_entropy)
+
+
+TOKEN_FORMATS = (
+    _token("AWS access key ID", "A", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}+", 4),
+    _token("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,251}+", 4),
+    _token("GitHub fine-grained token", "github_pat_", r"github_pat_[A-Za-z0-9_]{50,250}+", 11),
+    _token("GitLab token", "glpat-", r"glpat-[A-Za-z0-9_-]{20,64}+", 6),
+    _token("Slack token", "xox", r"xox[abposr]-[A-Za-z0-9-]{10,250}+", 5),
+    _token("Slack app token", "xapp-", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+", 5),
+    _token("Stripe secret key", "_live_", r"(?:sk|rk)_live_[A-Za-z0-9]{16,250}+", 8),
+    _token("Anthropic API key", "sk-ant-", r"sk-ant-[a-z]{3,8}[0-9]{2}-[A-Za-z0-9_-]{32,250}+", 7),
+    _token("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,250}+", 3),
+    _token("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}+", 4),
+    _token(
+        "JSON Web Token",
+        "eyJ",
+        r"eyJ[A-Za-z0-9_-]{8,2000}+\.eyJ[A-Za-z0-9_-]{8,4000}+\.[A-Za-z0-9_-]{10,2000}+",
+        3,
+        min_entropy=0.0,
+    ),
+)
+SLACK_WEBHOOK = re.compile(
+    r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{20,40}"
+)
+SECRET_KEY_NAMES = (
+    r"pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
+    r"|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?"
+)
+ASSIGNMENT = re.compile(
+    r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")"
+    r"[\"'`]?[ \t]{0,3}(?::=|=>|[:=])[ \t]{0,3}[\"'`]?"
+    r"(?P<value>[^\s\"'`,;]{1,200})"
+)
+ASSIGNMENT_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential")
+BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
+PLACEHOLDER_WORDS = frozenset(
+    {
+        "changeme",
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "example",
+        "redacted",
+        "placeholder",
+        "dummy",
+        "none",
+        "null",
+        "undefined",
+        "required",
+        "optional",
+        "string",
+        "true",
+        "false",
+        "hidden",
+        "masked",
+        "removed",
+        "omitted",
+    }
+)
+ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{2,100}")
+PLACEHOLDER_RUN = re.compile(r"(?i:x{3})|\*{3}|\.{3}|…|_{3}")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether an assigned value is a template, reference or placeholder, not a secret."""
+    stripped = value.strip("\"'`[](){}<>.,;")
+    if len(stripped) < 6:
+        return True
+    if value[0] in "<$%{[(~/\\#" or value.startswith(("./", "http://", "https://")):
+        return True
+    if "(" in value or "env." in value or "environ" in value or "secrets." in value:
+        return True
+    lowered = stripped.lower()
+    if lowered in PLACEHOLDER_WORDS or lowered.startswith(("your", "my-", "my_", "insert")):
+        return True
+    if PLACEHOLDER_RUN.search(value):
+        return True
+    return bool(ENV_NAME.fullmatch(stripped))
+
+
+def find_credentials(text: str) -> list[Finding]:
+    found: list[Finding] = []
+    for fmt in TOKEN_FORMATS:
+        if fmt.keyword not in text:
+            continue
+        for match in fmt.pattern.finditer(text):
+            token = match.group()
+            if token.endswith("EXAMPLE") or PLACEHOLDER_RUN.search(token):
+                continue
+            if entropy(token[fmt.keep :]) < fmt.min_entropy:
+                continue
+            found.append(Finding(match.start(), match.end(), fmt.label, fmt.keep))
+    if "hooks.slack.com" in text:
+        for match in SLACK_WEBHOOK.finditer(text):
+            found.append(Finding(match.start(), match.end(), "Slack webhook URL", 8))
+    lowered = text.lower()
+    if any(word in lowered for word in ASSIGNMENT_KEYWORDS):
+        for match in ASSIGNMENT.finditer(text):
+            value = match["value"]
+            if not is_placeholder(value):
+                found.append(Finding(match.start("value"), match.end("value"), "secret value"))
+    if "bearer" in lowered:
+        for match in BEARER.finditer(text):
+            if not is_placeholder(match["value"]) and entropy(match["value"]) >= 3.0:
+                found.append(Finding(match.start("value"), match.end("value"), "bearer token"))
+    return _without_overlaps(found)
+
+
+# --- PV002 private keys ----------------------------------------------------------------------
+
+KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+KEY_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+KEY_SEARCH_LIMIT = 64 * 1024
+
+
+def find_private_keys(text: str) -> list[Finding]:
+    if "PRIVATE KEY" not in text:
+        return []
+    ends = [m.end() for m in KEY_END.finditer(text)]
+    found = []
+    stop = 0
+    for begin in KEY_BEGIN.finditer(text):
+        if begin.start() < stop:
+            continue
+        at = bisect_left(ends, begin.end())
+        closes = at < len(ends) and ends[at] - begin.end() <= KEY_SEARCH_LIMIT
+        stop = ends[at] if closes else begin.end()
+        found.append(Finding(begin.start(), stop, "private key block", 10))
+    return found
+
+
+# --- PV003 passwords in URLs -----------------------------------------------------------------
+
+URL_PASSWORD = re.compile(
+    r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,20}://"
+    r"[^\s:/@\[\]<>\"'`]{0,100}:(?P<password>[^\s:/@<>\"'`]{1,200})@(?=[A-Za-z0-9\[])"
+)
+URL_PLACEHOLDERS = frozenset({"pass", "password", "passwd", "pwd", "secret", "token", "x"})
+
+
+def find_url_passwords(text: str) -> list[Finding]:
+    if "://" not in text:
+        return []
+    found = []
+    for match in URL_PASSWORD.finditer(text):
+        if _is_url_placeholder(match["password"]):
+            continue
+        found.append(Finding(match.start("password"), match.end("password"), "URL password"))
+    return found
+
+
+def _is_url_placeholder(password: str) -> bool:
+    """``user:password@``, ``:${PASS}@``, ``:***@`` or a port number (``host:8080@``)."""
+    if password.lower() in URL_PLACEHOLDERS or password[0] in "<${[*":
+        return True
+    if password.isdigit() and len(password) <= 5:
+        return True
+    return bool(PLACEHOLDER_RUN.search(password) or ENV_NAME.fullmatch(password))
+
+
+# --- PV004 email addresses -------------------------------------------------------------------
+
+EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+-])(?P<local>[A-Za-z0-9._%+-]{1,64})@"
+    r"(?P<domain>(?:[A-Za-z0-9-]{1,63}\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?![A-Za-z0-9-])"
+)
+RESERVED_DOMAINS = ("example.com", "example.org", "example.net", "localhost")
+RESERVED_SUFFIXES = (".example", ".test", ".invalid", ".localhost", ".local")
+NOREPLY = re.compile(r"(?i)(?:no-?reply|do-?not-?reply|donotreply|mailer-daemon)(?:[+._-].*)?")
+FILE_SUFFIXES = frozenset(
+    [
+        "png",
+        "jpg",
+        "jpeg",
+        "gif",
+        "svg",
+        "webp",
+        "ico",
+        "pdf",
+        "md",
+        "txt",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "js",
+        "ts",
+        "jsx",
+        "tsx",
+        "py",
+        "go",
+        "rs",
+        "css",
+        "html",
+        "lock",
+        "zip",
+        "gz",
+        "tar",
+    ]
+)
+
+
+def find_emails(text: str, allow_domains: Iterable[str] = ()) -> list[Finding]:
+    if "@" not in text:
+        return []
+    allowed = tuple(d.lower().lstrip("@") for d in allow_domains)
+    found = []
+    for match in EMAIL.finditer(text):
+        domain = match["domain"].lower()
+        if match["tld"].lower() in FILE_SUFFIXES or text.startswith(":", match.end()):
+            continue
+        if _domain_allowed(domain, allowed) or NOREPLY.fullmatch(match["local"]):
+            continue
+        found.append(Finding(match.start(), match.end(), "email address"))
+    return found
+
+
+def _domain_allowed(domain: str, allowed: tuple[str, ...]) -> bool:
+    if domain in RESERVED_DOMAINS or domain.endswith(RESERVED_SUFFIXES):
+        return True
+    if domain.endswith(("example.com", "example.org", "example.net", "noreply.github.com")):
+        return domain.split(".")[-2] in ("example", "github")
+    return any(domain == d or domain.endswith("." + d) for d in allowed)
+
+
+# --- PV005 home paths ------------------------------------------------------------------------
+
+USER_NAME = r"(?P<user>[A-Za-z0-9._-]{1,64})"
+HOME_PATHS = (
+    re.compile(r"(?<![A-Za-z0-9_.~-])/home/" + USER_NAME + r"(?![A-Za-z0-9._-])"),
+    re.compile(r"(?<![A-Za-z0-9_.~-])/Users/" + USER_NAME + r"(?![A-Za-z0-9._-])"),
+    re.compile(r"\\home\\{1,2}" + USER_NAME + r"(?![A-Za-z0-9._-])"),
+    re.compile(
+        r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/)"
+        r"(?P<user>[A-Za-z0-9._-]{1,64}(?: [A-Za-z0-9._-]{1,64})?)(?=\\|/|[\s\"'`)]|$)"
+    ),
+)
+GENERIC_USERS = frozenset(
+    {
+        "user",
+        "username",
+        "users",
+        "me",
+        "you",
+        "yourname",
+        "your-user",
+        "your_user",
+        "name",
+        "runner",
+        "ubuntu",
+        "ec2-user",
+        "node",
+        "vscode",
+        "codespace",
+        "codespaces",
+        "docker",
+        "circleci",
+        "travis",
+        "jenkins",
+        "builder",
+        "shared",
+        "public",
+        "default",
+        "default user",
+        "all users",
+        "guest",
+        "admin",
+        "root",
+        "example",
+        "...",
+    }
+)
+
+
+def find_home_paths(text: str, allow_users: Iterable[str] = ()) -> list[Finding]:
+    if "home" not in text and "Users" not in text:
+        return []
+    allowed = GENERIC_USERS | {u.lower() for u in allow_users}
+    found = []
+    for pattern in HOME_PATHS:
+        for match in pattern.finditer(text):
+            user = match["user"]
+            if user.lower() in allowed or user.strip(".") == "":
+                continue
+            found.append(Finding(match.start("user"), match.end("user"), "home directory user"))
+    return found
+
+
+# --- PV006 numeric identifiers ---------------------------------------------------------------
+
+DIGIT_RUN = re.compile(r"[0-9]{10,1000}+")
+GLUE_BEFORE = frozenset("._/#@$%+-,")
+GLUE_AFTER = frozenset("._/%-,")
+EPOCH_SECONDS = (946_684_800, 4_102_444_800)  # 2000-01-01 .. 2100-01-01
+
+
+def is_timestamp_like(digits: str) -> bool:
+    value = int(digits[:20])
+    low, high = EPOCH_SECONDS
+    if len(digits) in (10, 13, 16, 19):
+        scale = 10 ** (len(digits) - 10)
+        if low <= value // scale < high:
+            return True
+    if len(digits) in (12, 14):
+        year, month, day = int(digits[:4]), int(digits[4:6]), int(digits[6:8])
+        return 1900 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31
+    return False
+
+
+def find_numeric_ids(text: str, min_digits: int = 10) -> list[Finding]:
+    found = []
+    for match in DIGIT_RUN.finditer(text):
+        start, end = match.span()
+        if end - start < min_digits:
+            continue
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before.isalnum() or before == "_" or after.isalnum() or after == "_":
+            continue
+        if before in GLUE_BEFORE and not (before == "-" and (start < 2 or text[start - 2] == " ")):
+            continue
+        sentence_end = after in ".," and (end + 1 >= len(text) or text[end + 1] in " \n")
+        if after in GLUE_AFTER and not sentence_end:
+            continue
+        if before != "-" and is_timestamp_like(match.group()):
+            continue
+        found.append(Finding(start, end, "numeric identifier"))
+    return found
+
+
+# --- shared ----------------------------------------------------------------------------------
+
+Detector = Callable[[str], list[Finding]]
+
+
+def all_findings(text: str) -> list[Finding]:
+    """Every secret/PII span in ``text`` with default options (used to mask snippets)."""
+    found = [
+        *find_credentials(text),
+        *find_private_keys(text),
+        *find_url_passwords(text),
+        *find_emails(text),
+        *find_home_paths(text),
+        *find_numeric_ids(text),
+    ]
+    return _without_overlaps(found)
+
+
+def drop_redacted(text: str, found: list[Finding], marker: str) -> list[Finding]:
+    """Findings that do not overlap an occurrence of the redaction ``marker``."""
+    if not marker or marker not in text:
+        return found
+    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(marker), text)]
+    return [f for f in found if not any(f.start < e and s < f.end for s, e in spans)]
+
+
+def mask_spans(text: str, found: Iterable[Finding]) -> str:
+    """``text`` with each finding masked to the same length (columns stay aligned)."""
+    chars = list(text)
+    for finding in found:
+        length = finding.end - finding.start
+        keep = min(finding.keep, max(length - 8, 1)) if length >= 12 else 1
+        tail = finding.end - 4 if length >= 12 else finding.end
+        for i in range(finding.start + keep, tail):
+            if chars[i] not in "\n\r":
+                chars[i] = "*"
+    return "".join(chars)
+
+
+def mask_text(text: str) -> str:
+    """``text`` with every detected secret or PII span masked (same length)."""
+    return mask_spans(text, all_findings(text))
+
+
+def _without_overlaps(found: list[Finding]) -> list[Finding]:
+    result: list[Finding] = []
+    for finding in sorted(found, key=lambda f: (f.start, -(f.end - f.start))):
+        if result and finding.start < result[-1].end:
+            continue
+        result.append(finding)
+    return result

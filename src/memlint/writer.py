@@ -1,0 +1,292 @@
+"""Atomic, checked, all-or-nothing writes of fixed files.
+
+Each file is written to a ``.memlint-<hex>.tmp`` file in its own directory,
+fsynced, given the original mode, compared once more with the bytes read at
+lint time, then moved into place with ``os.replace`` and the directory fsynced.
+Bytes go in and out unchanged, so encoding, BOM, line endings and the final
+newline are whatever the fix produced. A :class:`Change` list is one
+transaction: when a later step fails, every earlier step is undone.
+
+A SIGKILL can leave a temp file behind; :func:`remove_stale_temps` deletes
+those (exact name pattern only) at the start of the next fixing run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import re
+import secrets
+import stat
+from dataclasses import dataclass
+
+from memlint.store import fold
+
+TEMP_PREFIX = ".memlint-"
+TEMP_NAME = re.compile(r"\.memlint-[0-9a-f]{16}\.tmp")
+NOTES_SUFFIX = ".jsonl"
+
+
+class WriteError(Exception):
+    """A change that cannot be made safely; ``path`` is the file concerned."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Turn ``path`` (holding ``old``, or absent when ``old`` is None) into ``new``.
+
+    With ``rename_to`` the file is first moved there (never over an existing file).
+    """
+
+    path: str
+    old: bytes | None
+    new: bytes
+    rename_to: str | None = None
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def inside(root: str, path: str) -> bool:
+    """Whether ``path`` (resolved, links included) lies under ``root``."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real != real_root and real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def check_target(root: str, path: str, expected: bytes | None) -> os.stat_result | None:
+    """Refuse what must never be written; return the file's stat (None for a new file)."""
+    if path.endswith(NOTES_SUFFIX):
+        raise WriteError(path, "note stores are never edited")
+    if not inside(root, path):
+        raise WriteError(path, "outside the store root")
+    if expected is None:
+        ensure_absent(path)
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        raise WriteError(path, f"cannot stat ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise WriteError(path, "is a symlink; not replacing it")
+    if not stat.S_ISREG(st.st_mode):
+        raise WriteError(path, "not a regular file")
+    if st.st_nlink > 1:
+        raise WriteError(path, "has other hard links; not splitting them")
+    if digest(read_bytes(path)) != digest(expected):
+        raise WriteError(path, "changed during the run; left as it is")
+    return st
+
+
+def ensure_absent(path: str, allow: str | None = None) -> None:
+    """Refuse ``path`` when it, or a case/normalization variant of its name, exists.
+
+    ``allow`` names a file that may match (the file being renamed itself).
+    """
+    if os.path.lexists(path) and (allow is None or not os.path.samefile(path, allow)):
+        raise WriteError(path, "already exists")
+    directory, name = os.path.split(path)
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise WriteError(path, f"cannot list its directory ({exc.strerror or exc})") from None
+    key = fold(name)
+    for other in names:
+        if other != name and fold(other) == key:
+            other_path = os.path.join(directory, other)
+            if allow is not None and os.path.samefile(other_path, allow):
+                continue
+            raise WriteError(path, f"collides with existing {other!r} (case or normalization)")
+
+
+def read_bytes(path: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _write_temp(directory: str, data: bytes, mode: int) -> str:
+    """A fully written and fsynced temp file in ``directory`` with permissions ``mode``."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    tmp = os.path.join(directory, f"{TEMP_PREFIX}{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, flags, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fchmod(fd, mode)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        _unlink_quietly(tmp)
+        raise
+    os.close(fd)
+    return tmp
+
+
+def _fsync_dir(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot fsync a directory; the rename is still atomic
+    finally:
+        os.close(fd)
+
+
+def _unlink_quietly(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def replace_file(path: str, new: bytes, expected: bytes, mode: int) -> None:
+    """Atomically replace ``path`` (which must still hold ``expected``) with ``new``."""
+    directory = os.path.dirname(path)
+    tmp = _write_temp(directory, new, mode)
+    try:
+        if digest(read_bytes(path)) != digest(expected):
+            raise WriteError(path, "changed during the run; left as it is")
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    _fsync_dir(directory)
+
+
+def create_file(path: str, data: bytes, mode: int = 0o644) -> None:
+    """Create ``path`` with ``data``, never replacing anything (link() is no-clobber)."""
+    directory = os.path.dirname(path)
+    ensure_absent(path)
+    tmp = _write_temp(directory, data, mode & ~_umask())
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise WriteError(path, "already exists") from None
+    finally:
+        _unlink_quietly(tmp)
+    _fsync_dir(directory)
+
+
+def move_file(source: str, target: str) -> None:
+    """Rename ``source`` to ``target`` without ever replacing another file."""
+    ensure_absent(target, allow=source)
+    if os.path.lexists(target):  # a case-only rename of the same file
+        os.rename(source, target)
+    else:
+        try:
+            os.link(source, target)
+        except FileExistsError:
+            raise WriteError(target, "already exists") from None
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                raise
+            os.rename(source, target)  # no hard links here; the check above must do
+        else:
+            os.unlink(source)
+    _fsync_dir(os.path.dirname(target))
+    if os.path.dirname(source) != os.path.dirname(target):
+        _fsync_dir(os.path.dirname(source))
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def commit(root: str, changes: list[Change]) -> None:
+    """Apply ``changes`` as one transaction, or raise :class:`WriteError` with nothing changed.
+
+    Every target is checked before anything is written; when a later write
+    fails, the files already written get their previous bytes back, created
+    files are removed and renames are reversed.
+    """
+    modes: dict[str, int] = {}
+    for change in changes:
+        st = check_target(root, change.path, change.old)
+        if st is not None:
+            modes[change.path] = stat.S_IMODE(st.st_mode)
+        if change.rename_to is not None:
+            if not inside(root, change.rename_to) or change.rename_to.endswith(NOTES_SUFFIX):
+                raise WriteError(change.rename_to, "outside the store root or a note store")
+            ensure_absent(change.rename_to, allow=change.path)
+    undo: list[tuple] = []
+    try:
+        for change in changes:
+            path = change.path
+            if change.rename_to is not None:
+                move_file(path, change.rename_to)
+                undo.append(("move", change.rename_to, path))
+                path = change.rename_to
+            if change.old is None:
+                create_file(path, change.new)
+                undo.append(("remove", path))
+            elif change.new != change.old:
+                replace_file(path, change.new, change.old, modes[change.path])
+                undo.append(("restore", path, change.old, change.new, modes[change.path]))
+    except (OSError, WriteError) as exc:
+        failures = _rollback(undo)
+        path = getattr(exc, "path", None) or getattr(exc, "filename", None) or root
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
+        if failures:
+            reason += f"; could not roll back {', '.join(failures)}"
+        raise WriteError(str(path), reason) from None
+    except BaseException:
+        _rollback(undo)
+        raise
+
+
+def _rollback(undo: list[tuple]) -> list[str]:
+    """Undo the steps in reverse; return the paths that could not be restored."""
+    failures = []
+    for step in reversed(undo):
+        try:
+            if step[0] == "move":
+                move_file(step[1], step[2])
+            elif step[0] == "remove":
+                os.unlink(step[1])
+            else:
+                _, path, old, new, mode = step
+                replace_file(path, old, new, mode)
+        except (OSError, WriteError):
+            failures.append(step[1])
+    return failures
+
+
+def remove_stale_temps(directories: set[str]) -> list[str]:
+    """Delete temp files a killed run left in ``directories``; return their paths."""
+    removed = []
+    for directory in sorted(directories):
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in names:
+            if not TEMP_NAME.fullmatch(name):
+                continue
+            path = os.path.join(directory, name)
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    os.unlink(path)
+                    removed.append(path)
+            except OSError:
+                continue
+    return removed

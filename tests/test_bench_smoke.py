@@ -1,0 +1,52 @@
+"""The benchmark runs end to end on a tiny store and reports what it promises."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def test_generator_is_deterministic(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        subprocess.run(
+            [sys.executable, str(BENCH / "gen_store.py"), str(tmp_path / name), "--files", "40"],
+            check=True,
+            capture_output=True,
+        )
+    first = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in (tmp_path / "a").rglob("*.*")}
+    second = {p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*.*")}
+    assert first == second
+    assert Path("MEMORY.md") in first
+
+
+def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "run_bench.py"),
+            "--sizes",
+            "40",
+            "--rounds",
+            "1",
+            "--startup-rounds",
+            "1",
+            "--workdir",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    size = summary["sizes"][0]
+    assert size["files"] == 40
+    assert set(size["timings"]) >= {"floor", "cold", "warm", "warm_1pct"}
+    assert size["timings"]["floor"]["x_floor"] == 1.0
+    assert size["identical"] == {"cache_cold": True, "cache_warm": True}
+    assert summary["heavy_imports"] == []
+    assert "floor" in result.stdout

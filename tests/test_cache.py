@@ -1,0 +1,98 @@
+"""The result cache never changes what memlint reports."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from memlint.cache import CacheSet, StoreCache, config_key
+from memlint.cli import main
+from memlint.config import Settings
+from memlint.discovery import discover
+from memlint.engine import lint_store, selected_rules
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.fixture
+def generated(tmp_path: Path) -> Path:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from gen_store import generate
+    finally:
+        sys.path.remove(str(BENCH))
+    store = tmp_path / "store"
+    generate(str(store), 120, seed=7, defect_rate=0.3, notes=20)
+    return store
+
+
+def report(store: Path, capsys, *extra: str) -> str:
+    capsys.readouterr()
+    main(["check", str(store), "--output-format", "json", "--exit-zero", *extra])
+    return capsys.readouterr().out
+
+
+def edit_files(store: Path) -> None:
+    memories = sorted(p for p in store.rglob("*.md") if p.name != "MEMORY.md")
+    memories[0].write_text("---\nname: [broken\n---\nbody \u200b [[nowhere]]\n", encoding="utf-8")
+    memories[1].unlink()
+    memories[2].write_text(memories[2].read_text(encoding="utf-8") + "\nmore [[ghost]]\n")
+    (store / "new-one.md").write_text("---\nname: new-one\n---\n[[x]]\n", encoding="utf-8")
+
+
+def test_cached_output_equals_uncached(generated: Path, tmp_path: Path, capsys) -> None:
+    cache_dir = tmp_path / "cache"
+    reference = report(generated, capsys, "--no-cache")
+    assert '"code"' in reference
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    assert (cache_dir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d17")
+    assert (cache_dir / ".gitignore").read_text() == "*\n"
+    edit_files(generated)
+    changed = report(generated, capsys, "--no-cache")
+    assert changed != reference
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == changed
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == changed
+
+
+def test_warm_run_parses_nothing(generated: Path, tmp_path: Path, monkeypatch) -> None:
+    settings = Settings()
+    rules = selected_rules(settings)
+    key = config_key(settings, [r.meta.code for r in rules], str(tmp_path))
+    caches = CacheSet(str(tmp_path / "cache"), key)
+    for store in discover([str(generated)], settings, caches=caches):
+        lint_store(store, settings, rules, caches.for_store(store.root))
+    caches.save()
+
+    def refuse(source):
+        raise AssertionError(f"parsed {source.rel} although it was cached")
+
+    monkeypatch.setattr("memlint.parallel.load_memory", refuse)
+    warm = CacheSet(str(tmp_path / "cache"), key)
+    stores = discover([str(generated)], settings, caches=warm)
+    assert stores[0].memories
+
+
+def test_default_cache_dir_is_in_the_working_directory(generated: Path, monkeypatch) -> None:
+    monkeypatch.chdir(generated.parent)
+    main(["check", str(generated), "-q", "--exit-zero"])
+    assert (generated.parent / ".memlint_cache" / "CACHEDIR.TAG").is_file()
+    monkeypatch.chdir(generated)
+    os.rename(generated.parent / ".memlint_cache", generated.parent / "moved")
+    main(["check", ".", "-q", "--exit-zero", "--no-cache"])
+    assert not (generated / ".memlint_cache").exists()
+
+
+def test_foreign_or_broken_cache_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "store.pickle"
+    path.write_bytes(b"not a pickle")
+    cache = StoreCache(str(path), "key")
+    assert cache.entries == {}
+    cache.changed = True
+    cache.save()
+    assert StoreCache(str(path), "key").entries == {}
+    assert StoreCache(str(path), "other").entries == {}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]

@@ -1,0 +1,82 @@
+"""Profile detection on every folder of the real corpus (hand-reviewed) and on small cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlint.config import Settings
+from memlint.discovery import discover
+from tests.helpers import SHARED, shared_available, write_files
+
+REAL = SHARED / "corpus" / "real"
+
+# folder -> (store path inside it, profile), reviewed by hand against the files.
+EXPECTED = {
+    "ActorForth__ActorForth": (".", "freeform"),  # single-file MEMORY.md dump
+    "AlekseyMalakhov__expense-tracker-starter": ("code-reviewer", "typed"),  # subagent, flat type
+    "AnotherSava__agterm": (".", "linked"),  # name == stem, metadata.type
+    "Blueberry0120x__Keynote-Suite": (".", "typed"),
+    "FlaxAdvisors__sonic-wedge100s-devel": (".", "typed"),
+    "HSRyuuu__harness-as-usual": (".", "freeform"),  # single-file, comment preamble
+    "HanSJTU__Fin-Memory": (".", "freeform"),  # Hermes § entries
+    "JohnsonzxChang__ss_client": (".", "typed"),  # typed filenames + metadata.type
+    "JuaanDiiaz__jewerly_ipad": (".", "typed"),
+    "KirillSachkov__telegram-bot-flow": ("code-reviewer", "freeform"),  # subagent stub
+    "Mekan-developer__usta-panel": (".", "typed"),
+    "VytCepas__projects-orchestrator": (".", "typed"),  # README/SCHEMA excluded
+    "callingcard1973__jobsinromania": (".", "typed"),  # no MEMORY.md
+    "datou8283__prd-writer": (".", "typed"),  # mixed filenames, all flat `type`
+    "igorfazlyev__todo": (".", "typed"),  # no MEMORY.md, metadata.type
+    "lernenrocks__ESP32-C3_RemoteSensor": (".", "typed"),
+    "lqyzzplw__quickquote-ca": (".", "freeform"),  # typed filenames, no frontmatter
+    "salesthiago__wticket-backend": (".", "typed"),
+    "sxc19960907__StarClaw": (".", "typed"),  # no MEMORY.md, mixed filenames
+    "tamwng__2026-docking-empc-collab": (".", "typed"),
+    "unb-mds__2025-1-NoFluxoUNB": (".", "typed"),
+    "xiaolei-liaoning__xiaolei-agent": (".", "typed"),  # 7 of 9 typed filenames
+}
+NOTE_ONLY = ("chingfhen__agent-core", "mizuharaa__rune_agent_os", "nickwilliamsdev__elysiamind")
+
+
+def _profiles(path) -> dict[str, str]:
+    stores = discover([str(path)], Settings(), cwd=str(path))
+    return {
+        store.display_root if store.root != str(path) else ".": store.profile for store in stores
+    }
+
+
+@pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+@pytest.mark.parametrize("folder", sorted(EXPECTED))
+def test_real_folder_profile(folder):
+    where, profile = EXPECTED[folder]
+    assert _profiles(REAL / folder) == {where: profile}
+
+
+@pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+def test_table_covers_every_real_folder():
+    folders = {p.name for p in REAL.iterdir() if p.is_dir()}
+    assert folders == set(EXPECTED) | set(NOTE_ONLY)
+
+
+@pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+@pytest.mark.parametrize("folder", NOTE_ONLY)
+def test_foreign_jsonl_stores_are_not_linted(folder):
+    assert _profiles(REAL / folder) == {}
+
+
+MEMORY = "---\nname: {name}\ndescription: d\n{type}---\nBody\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "profile"),
+    [
+        ({"user_a.md": MEMORY.format(name="A", type="type: user\n")}, "typed"),
+        ({"a-b.md": MEMORY.format(name="a-b", type="metadata:\n  type: user\n")}, "linked"),
+        ({"a_b.md": MEMORY.format(name="a_b", type="type: project\n")}, "typed"),
+        ({"user_a.md": "no frontmatter\n"}, "freeform"),
+        ({"notes.md": MEMORY.format(name="Notes", type="metadata:\n  type: user\n")}, "freeform"),
+    ],
+)
+def test_small_stores(tmp_path, files, profile):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", **files})
+    assert _profiles(tmp_path) == {".": profile}

@@ -1,0 +1,31 @@
+"""DU001 at scale: near-linear candidate search, exact verification."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from memlint.rules.du.du001_near_duplicate_memory import near_duplicates
+
+WORDS = [f"w{i}" for i in range(3000)]
+
+
+def test_planted_near_duplicate_found_among_2000_memories_quickly():
+    rng = random.Random(7)
+    texts = [" ".join(rng.choice(WORDS) for _ in range(120)) for _ in range(2000)]
+    words = texts[1234].split()
+    words[60] = "changed"
+    texts[1999] = " ".join(words)
+    started = time.perf_counter()
+    found = near_duplicates(texts, 0.8, 8)
+    elapsed = time.perf_counter() - started
+    assert [(a, b) for a, b, _ in found] == [(1234, 1999)]
+    assert 0.9 < found[0][2] < 1.0
+    assert elapsed < 10
+
+
+def test_a_cluster_of_copies_costs_linear_pairs():
+    texts = ["the same long memory text about running tests before every push"] * 300
+    found = near_duplicates(texts, 0.8, 8)
+    assert len(found) <= 300 * 8
+    assert {b for _, b, _ in found} == set(range(1, 300))

@@ -1,0 +1,173 @@
+"""The hand parser for plain frontmatter must build exactly what the YAML path builds."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlint.sources.frontmatter import (
+    Frontmatter,
+    YamlScalar,
+    fast_fields,
+    find_block,
+    load_yaml,
+    parse_frontmatter,
+)
+from tests.helpers import SHARED, shared_available
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+BASE = 4
+
+
+def agrees(content: str) -> bool:
+    """Assert the fast path equals YAML whenever it answers; True when it answered."""
+    fast = fast_fields(content, BASE)
+    if fast is None:
+        return False
+    reference = Frontmatter(0, BASE, BASE + len(content), 0)
+    load_yaml(reference, content, BASE)
+    assert reference.problems == [], content
+    assert fast == reference.fields, content
+    return True
+
+
+def blocks_of(paths) -> list[str]:
+    found = []
+    for path in paths:
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        text = text.removeprefix("\ufeff")
+        block = find_block(text)
+        if isinstance(block, tuple):
+            found.append(text[block[1] : block[2]])
+    return found
+
+
+def test_plain_shapes() -> None:
+    content = (
+        "name: a-b\ndescription: 'quoted: fine'\nmetadata:\n  type: user\n  weight: 0x_1F\n\n"
+        'title: "T"\ncreated: 2025-01-02\ndone: Off\nempty:\nnothing: ~\nratio: -.5\n'
+        "minutes: 1:30\nport: 0o17\nurl: http://x.y/z#a\n"
+    )
+    assert agrees(content)
+    fields = fast_fields(content, BASE)
+    assert fields["metadata"].value == {"type": "user", "weight": YamlScalar("int", "0x_1F")}
+    assert fields["done"].value == YamlScalar("bool", "Off")
+    assert fields["port"].value == "0o17"  # YAML 1.1 has no 0o prefix
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "a: b # comment\n",
+        "a: 'it''s'\n",
+        'a: "esc\\n"\n',
+        "a: [1, 2]\n",
+        "a: |\n  text\n",
+        "a: &x 1\nb: *x\n",
+        "a: !tag x\n",
+        "a:\tb\n",
+        "a: b\r\n",
+        "a: b\u2028c\n",
+        "a: b\n a: c\n",
+        "a: 1\na: 2\n",
+        "a:\n  b:\n    c: 1\n",
+        "a: b: c\n",
+        "a: b \n",
+        "  a: b\n",
+        "# only\n",
+        "a: =\n",
+        "<<: x\n",
+    ],
+)
+def test_unsure_input_falls_back(content: str) -> None:
+    assert fast_fields(content, BASE) is None
+
+
+def test_parse_frontmatter_uses_the_fast_result() -> None:
+    text = "---\nname: x\nmetadata:\n  type: user\n---\nbody\n"
+    fm = parse_frontmatter(text)
+    assert fm.parsed and not fm.problems
+    assert fm.nested("metadata", "type").value == "user"
+    assert text[fm.fields["name"].value_start : fm.fields["name"].value_end] == "x"
+
+
+def test_generated_store_agrees(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from gen_store import generate
+    finally:
+        sys.path.remove(str(BENCH))
+    generate(str(tmp_path), 300, seed=3)
+    blocks = blocks_of(sorted(tmp_path.rglob("*.md")))
+    answered = sum(agrees(content) for content in blocks)
+    assert answered >= len(blocks) * 0.8
+
+
+def test_real_corpus_agrees() -> None:
+    if not shared_available() or not (SHARED / "corpus" / "real").is_dir():
+        pytest.skip("shared corpus not available")
+    blocks = blocks_of(sorted((SHARED / "corpus" / "real").rglob("*.md")))
+    answered = sum(agrees(content) for content in blocks)
+    assert answered > 0
+
+
+def test_hostile_corpus_agrees(tmp_path: Path) -> None:
+    script = SHARED / "corpus" / "hostile_corpus.py"
+    if not shared_available() or not script.is_file():
+        pytest.skip("hostile corpus generator not available")
+    subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "out"), "--quick"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    for content in blocks_of(sorted(p for p in (tmp_path / "out").rglob("*") if p.is_file())):
+        agrees(content)
+
+
+KEYS = st.sampled_from(["name", "type", "a", "b_c", "x-y", "on", "null", "k9"])
+TOKENS = st.sampled_from(
+    [
+        "", "~", "null", "NULL", "Null", "nUll", "yes", "Yes", "YES", "yEs", "no", "on", "ON",
+        "off", "y", "n", "true", "False", "TRUE", "0", "-0", "+1", "012", "019", "0b101",
+        "0b", "0x1F", "0x_", "0o7", "1_000", "1:30", "-1:30:59", "1:60", "1.5", "1.",
+        ".5", "-.inf", ".NaN", ".nan", "1e5", "1.0e+5", "1.0e5", "1:30.5", "2025-01-02",
+        "2025-1-2", "2025-01-02T10:00:00Z", "2025-01-02 10:00:00.5 +01:00", "2025-13-45",
+        "http://a.b/c", "C#", "a#b", "x,y", "[x]", "{x}", "-x", "- x", "-", "?x", "a: b",
+        "'q'", "'q''q'", '"d"', '"d\\"', "'", "é ü", "日本", "a  b", "end:", "%x", "@x",
+        "`x`", "=", "<<", "*a", "&a", "!a", "|", ">", "x\ty", ".", "..", "...", "---",
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def blocks(draw) -> str:
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        key = draw(KEYS)
+        if draw(st.booleans()) and draw(st.integers(0, 4)) == 0:
+            indent = " " * draw(st.integers(1, 4))
+            lines.append(f"{key}:")
+            for _ in range(draw(st.integers(1, 3))):
+                lines.append(f"{indent}{draw(KEYS)}: {draw(TOKENS)}")
+        else:
+            value = draw(TOKENS)
+            gap = draw(st.sampled_from([" ", "  "]))
+            lines.append(f"{key}:{gap}{value}" if value else f"{key}:")
+        if draw(st.integers(0, 5)) == 0:
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(blocks())
+def test_random_plain_blocks_agree(content: str) -> None:
+    agrees(content)

@@ -1,0 +1,73 @@
+"""Parsing in a process pool gives exactly the serial result."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from memlint import parallel
+from memlint.cache import CacheSet, memory_facts
+from memlint.config import Settings
+from memlint.discovery import discover
+from memlint.engine import lint_store, selected_rules
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+pytestmark = pytest.mark.skipif(
+    not parallel._can_fork() or parallel.usable_cpus() < 2, reason="needs fork and 2 CPUs"
+)
+
+
+@pytest.fixture
+def generated(tmp_path: Path) -> Path:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from gen_store import generate
+    finally:
+        sys.path.remove(str(BENCH))
+    store = tmp_path / "store"
+    generate(str(store), 150, seed=11, defect_rate=0.3)
+    (store / "odd.md").write_text("---\nname: [x, &a y]\ndescription: *a\n---\n[[a]]\n")
+    return store
+
+
+def snapshot(root: Path, jobs: int, caches: CacheSet | None = None):
+    settings = Settings()
+    rules = selected_rules(settings)
+    stores = discover([str(root)], settings, cwd=str(root), caches=caches, jobs=jobs)
+    facts = [memory_facts(m) for store in stores for m in store.memories]
+    found = []
+    for store in stores:
+        cache = caches.for_store(store.root) if caches is not None else None
+        found.extend(lint_store(store, settings, rules, cache))
+    return facts, found
+
+
+def test_pool_equals_serial(generated: Path, monkeypatch) -> None:
+    serial = snapshot(generated, jobs=1)
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    assert parallel.pool_size(150, None) >= 2
+    assert snapshot(generated, jobs=0) == serial
+    assert snapshot(generated, jobs=2) == serial
+
+
+def test_pool_with_partial_cache(generated: Path, tmp_path: Path, monkeypatch) -> None:
+    serial = snapshot(generated, jobs=1)
+    caches = CacheSet(str(tmp_path / "cache"), "key")
+    snapshot(generated, jobs=1, caches=caches)
+    caches.save()
+    changed = sorted(generated.glob("*.md"))[:20]
+    for path in changed:
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    expected = snapshot(generated, jobs=1)
+    assert expected != serial
+    monkeypatch.setattr(parallel, "MIN_FILES", 5)
+    warm = CacheSet(str(tmp_path / "cache"), "key")
+    assert snapshot(generated, jobs=0, caches=warm) == expected
+
+
+def test_small_stores_stay_serial() -> None:
+    assert parallel.pool_size(100, None) == 1
+    assert parallel.pool_size(1, 4) == 1

@@ -1,0 +1,287 @@
+"""PV detectors: recall on must-flag samples, no hits on must-not-flag ones, masking,
+bounded regexes, and no secret in any output format.
+
+Realistic tokens are assembled at run time from pieces, so this file holds no string
+a secret scanner would flag.
+"""
+
+import base64
+import json
+import random
+import string
+import time
+
+import pytest
+
+from memlint import privacy
+from memlint.cli import main
+from tests.helpers import lint_dir, lint_files
+
+RNG = random.Random(20240501)
+ALNUM = string.ascii_letters + string.digits
+B32 = string.ascii_uppercase + "234567"
+
+
+def rand(alphabet: str, n: int) -> str:
+    return "".join(RNG.choice(alphabet) for _ in range(n))
+
+
+def b64url(obj) -> str:
+    return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
+
+
+PEM = "PRIVATE" + " KEY"
+MUST_FLAG = {
+    "PV001": [
+        "AK" + "IA" + rand(B32, 16),
+        "AS" + "IA" + rand(B32, 16),
+        "gh" + "p_" + rand(ALNUM, 36),
+        "gh" + "o_" + rand(ALNUM, 36),
+        "gh" + "s_" + rand(ALNUM, 36),
+        "github" + "_pat_" + rand(ALNUM, 22) + "_" + rand(ALNUM, 59),
+        "gl" + "pat-" + rand(ALNUM, 20),
+        "xo"
+        + "xb-"
+        + rand(string.digits, 12)
+        + "-"
+        + rand(string.digits, 13)
+        + "-"
+        + rand(ALNUM, 24),
+        "sk" + "_live_" + rand(ALNUM, 24),
+        "rk" + "_live_" + rand(ALNUM, 24),
+        "s" + "k-" + rand(ALNUM, 20) + "T3Blbk" + "FJ" + rand(ALNUM, 20),
+        "s" + "k-proj-" + rand(ALNUM + "-_", 74),
+        "s" + "k-ant-api03-" + rand(ALNUM + "-_", 93) + "AA",
+        "AI" + "za" + rand(ALNUM, 35),
+        ".".join([b64url({"alg": "HS256"}), b64url({"sub": "42", "iat": 1}), rand(ALNUM, 43)]),
+        "aws_secret_access_key = " + rand(ALNUM + "+/", 40),
+        "password: " + rand(ALNUM + "!#%", 16),
+        "Run ssh-copy-id (password: `0penBmc`) after the reboot.",
+        "Authorization: Bearer " + rand(ALNUM + "-_", 40),
+        "https://hooks.slack"
+        + ".com/services/T"
+        + rand(B32, 8)
+        + "/B"
+        + rand(B32, 8)
+        + "/"
+        + rand(ALNUM, 24),
+    ],
+    "PV002": [
+        "-----BEGIN RSA " + PEM + "-----\n" + rand(ALNUM, 64) + "\n-----END RSA " + PEM + "-----",
+        "-----BEGIN " + PEM + "-----\ncut off",
+    ],
+    "PV003": [
+        "postgres://app_user:" + rand(ALNUM, 14) + "@db.internal.test:5432/prod",
+        "redis://:" + rand(ALNUM, 18) + "@cache.internal.test:6379/0",
+        "https://bot:%70%61%73%73@host.test/",
+    ],
+    "PV004": ["contact jane.doe@acme-corp.com", "sales.go@gmail.com", "a.b+tag@mail.co.uk"],
+    "PV005": [
+        "/home/jmiller/projects/x",
+        "/Users/jmiller/Library",
+        "C:\\Users\\jmiller\\AppData",
+        "\\\\wsl$\\Ubuntu\\home\\jmiller\\notes.md",
+        "C:/Users/jmiller/x",
+    ],
+    "PV006": [
+        "customer account 7384920156473829",
+        "arn:aws:iam::" + rand(string.digits, 12) + ":role/deploy",
+        "chat id -1009876543210",
+        "call 13812345678.",
+    ],
+}
+MUST_NOT_FLAG = [
+    "fixed in commit 3f786850e387550fdab836ed7e6dc881de23001b",
+    "see a94a8fe and 7c4a8d09ca",
+    "request id 123e4567-e89b-12d3-a456-426614174000",
+    "tenant 550E8400-E29B-41D4-A716-446655440000",
+    "upgraded to 10.0.19041.1 then 1.2.3.4",
+    "release 2.11.0-rc.1+build.20240101",
+    "on 2024-01-01 and 2023-12-31T23:59:59Z",
+    "timestamp 1700000000000 and 1700000000",
+    "image sha256:" + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "colour #a1b2c3 and #FFF",
+    "risk-assessment, task-list, desk-lamp, ask-me-anything",
+    "AK" + "IAIOSFODNN7EXAMPLE is the documented example",
+    "AK" + "IA" + "X" * 16,
+    "GATTACA" + "AS" + "IA" + "CCATGGCTTAGCATCGATCG",
+    "TODAYINASIAASACKOFRICEFELLOVER",
+    "gh" + "p_" + "x" * 36,
+    "export OPENAI_API_KEY=s" + "k-...",
+    "token: ${GITHUB_TOKEN} or {{ secrets.API_KEY }} or <YOUR_API_KEY>",
+    "key was s" + "k-ant-***REDACTED***",
+    "git@github.com:example/repo.git",
+    "@pytest.fixture and @dataclass",
+    "@types/node and @scope/pkg@1.2.3",
+    "user@localhost and foo@bar",
+    "someone@example.com, ops@corp.example, a@b.test, noreply@github.com",
+    "12345+me@users.noreply.github.com and logo@2x.png",
+    "/Users/Shared/cache",
+    "C:\\Users\\Public\\Documents and C:\\Users\\Default\\NTUSER.DAT",
+    "/home/user/ and /home/runner/work/repo and /home/ubuntu and /home/<user>/x and ~/x",
+    "GET /api/home/feed and https://x.test/home/about",
+    "fe80::1ff:fe23:4567:890a",
+    "ISBN 978-3-16-148410-0",
+    "aGVsbG8gd29ybGQsIHRoaXMgaXMgbm90IGEgc2VjcmV0",
+    "Content-Length: 1234567890123",
+    "password: [REDACTED] and token=[REDACTED]",
+    "password=changeme, api_key: xxx, secret: <secret>, pwd=${DB_PASSWORD}",
+    "token = os.environ['TOKEN'] and secret_key: process.env.SECRET",
+    "The API token is stored in the keychain; set the password: required",
+    "postgres://user:password@localhost/db and http://localhost:8080@x",
+    "root@192.168.88.13 over ssh",
+    "call +1-202-555-0143 or card 4111 1111 1111 1111 or 123-45-6789",
+    "tokens: 1500000 and 3.14159265358979",
+    "Customer [REDACTED] asked for a refund.",
+]
+DETECTORS = {
+    "PV001": privacy.find_credentials,
+    "PV002": privacy.find_private_keys,
+    "PV003": privacy.find_url_passwords,
+    "PV004": privacy.find_emails,
+    "PV005": privacy.find_home_paths,
+    "PV006": privacy.find_numeric_ids,
+}
+
+
+def _hits(text: str) -> list[tuple[str, str]]:
+    found = []
+    for code, detect in DETECTORS.items():
+        kept = privacy.drop_redacted(text, detect(text), "[REDACTED]")
+        found.extend((code, f.value(text)) for f in kept)
+    return found
+
+
+def test_recall_is_complete():
+    missed = [
+        (code, text[:40])
+        for code, items in MUST_FLAG.items()
+        for text in items
+        if not DETECTORS[code](text)
+    ]
+    assert missed == []
+
+
+def test_no_false_positives():
+    hits = {text: _hits(text) for text in MUST_NOT_FLAG}
+    assert {text: found for text, found in hits.items() if found} == {}
+
+
+def test_mask_keeps_prefix_and_last_four():
+    token = "gh" + "p_" + rand(ALNUM, 36)
+    finding = privacy.find_credentials(token)[0]
+    assert privacy.mask(token, finding.keep) == token[:4] + "…" + token[-4:]
+    assert privacy.mask("hunter2") == "h…"
+    masked = privacy.mask_text(f"use {token} now")
+    assert token not in masked and len(masked) == len(token) + 8
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "a.",
+        "a@",
+        "eyJ-",
+        "gh" + "p_",
+        "a://",
+        "a://b:",
+        "token=",
+        "/home/",
+        "C:\\Users\\",
+        "1-",
+        "s" + "k-",
+        "@.",
+        "a.b@",
+        "Bearer ",
+        "\\home\\",
+        "AK" + "IA",
+        "a_",
+        "x" * 30 + "_",
+        "-----BEGIN " + PEM + "-----",
+        "password: ",
+        "User: ",
+        '"',
+        ".",
+    ],
+)
+def test_pathological_input_is_fast(shape):
+    text = shape * (80_000 // len(shape))
+    started = time.perf_counter()
+    privacy.mask_text(text)
+    assert time.perf_counter() - started < 1.0
+
+
+def _store(tmp_path, secrets: list[str]):
+    body = "\n".join(f"Note {i}: {s}" for i, s in enumerate(secrets))
+    (tmp_path / "MEMORY.md").write_text("- [Deploys](deploys.md) — how we deploy\n")
+    (tmp_path / "deploys.md").write_text(
+        "---\nname: deploys\ndescription: how we deploy\nmetadata:\n  type: project\n---\n"
+        + body
+        + "\n"
+    )
+    facts = [
+        {"time": "2024-05-01T09:00:00Z", "project": "api", "fact": f"Use {s} here."}
+        for s in secrets
+        if "\n" not in s
+    ]
+    (tmp_path / "notes.jsonl").write_text("".join(json.dumps(f) + "\n" for f in facts))
+
+
+def _secret_values(texts: list[str]) -> list[str]:
+    values = []
+    for text in texts:
+        for finding in privacy.all_findings(text):
+            value = finding.value(text)
+            values.extend(part for part in value.split("\n") if len(part) >= 6)
+    return values
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise", "json", "json-lines"])
+def test_no_secret_in_any_output(tmp_path, monkeypatch, capsys, output_format):
+    secrets = [text for code in ("PV001", "PV002", "PV003") for text in MUST_FLAG[code]]
+    _store(tmp_path, secrets)
+    monkeypatch.chdir(tmp_path)
+    status = main(
+        [
+            "check",
+            "--isolated",
+            "--select",
+            "PV,NT",
+            "--unsafe-fixes",
+            "--output-format",
+            output_format,
+            ".",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert "PV001" in out
+    leaked = [v for v in _secret_values(secrets) if v in out or v in err]
+    assert leaked == []
+
+
+def test_note_store_findings_have_no_fix_and_markdown_ones_do(tmp_path):
+    _store(tmp_path, ["password: " + rand(ALNUM, 16)])
+    found = [d for d in lint_dir(tmp_path, select=["PV"]) if d.code == "PV001"]
+    by_file = {d.display_path.rsplit("/", 1)[-1]: d for d in found}
+    assert by_file["notes.jsonl"].fix is None
+    assert "append-only" in by_file["notes.jsonl"].message
+    edit = by_file["deploys.md"].fix.edits[0]
+    assert edit.content == "[REDACTED]"
+
+
+def test_options_allow_domains_users_and_patterns(tmp_path):
+    files = {
+        "MEMORY.md": "- [A](a.md) — a\n",
+        "a.md": "---\nname: a\ndescription: a\nmetadata:\n  type: user\n---\n"
+        "Mail ann@corp.io from /home/ann and call 9988776655443.\n",
+    }
+    config = {
+        "rules": {
+            "PV004": {"allow-domains": ["corp.io"]},
+            "PV005": {"allow-users": ["ann"]},
+            "PV006": {"allow-patterns": ["^99"]},
+        }
+    }
+    assert lint_files(tmp_path, files, select=["PV"], config=config) == []
+    assert {d.code for d in lint_dir(tmp_path, select=["PV"])} == {"PV004", "PV005", "PV006"}
