@@ -54,3 +54,31 @@ def summary(diagnostics: list[Diagnostic]) -> list[tuple[str, str, int, int]]:
 
 def shared_available() -> bool:
     return SHARED.is_dir() and os.access(SHARED, os.R_OK)
+
+
+def read_regular(path: Path, limit: int = 1 << 20) -> bytes | None:
+    """A file's bytes when it is a regular file (never a FIFO, device or symlink)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    from memlint.detect import read_head
+
+    return read_head(str(path), limit)
+
+
+def utf8_texts(paths) -> list[str]:
+    """The text (BOM removed) of each regular, valid UTF-8 file of ``paths``."""
+    found = []
+    for path in paths:
+        data = read_regular(path)
+        if data is None:
+            continue
+        try:
+            found.append(data.decode("utf-8").removeprefix("\ufeff"))
+        except UnicodeDecodeError:
+            continue
+    return found

@@ -96,3 +96,30 @@ def test_foreign_or_broken_cache_is_ignored(tmp_path: Path) -> None:
     assert StoreCache(str(path), "key").entries == {}
     assert StoreCache(str(path), "other").entries == {}
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_planted_pickle_runs_nothing(tmp_path: Path) -> None:
+    import pickle
+
+    marker = tmp_path / "ran"
+
+    class Exploit:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    path = tmp_path / "store.pickle"
+    path.write_bytes(pickle.dumps(("key", {"a.md": [b"", Exploit(), None]})))
+    assert StoreCache(str(path), "key").entries == {}
+    assert not marker.exists()
+
+
+def test_cached_fix_diagnostics_round_trip(tmp_path: Path, capsys) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("# Index\n\n- [A](a.md) — a\n", encoding="utf-8")
+    (store / "a.md").write_bytes(b"\xef\xbb\xbf---\nname: a\n---\nno newline \xe2\x80\x8b")
+    reference = report(store, capsys, "--no-cache")
+    assert '"fix"' in reference
+    cache_dir = str(tmp_path / "cache")
+    assert report(store, capsys, "--cache-dir", cache_dir) == reference
+    assert report(store, capsys, "--cache-dir", cache_dir) == reference

@@ -18,7 +18,7 @@ from memlint.sources.frontmatter import (
     load_yaml,
     parse_frontmatter,
 )
-from tests.helpers import SHARED, shared_available
+from tests.helpers import SHARED, shared_available, utf8_texts
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 BASE = 4
@@ -38,12 +38,7 @@ def agrees(content: str) -> bool:
 
 def blocks_of(paths) -> list[str]:
     found = []
-    for path in paths:
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        text = text.removeprefix("\ufeff")
+    for text in utf8_texts(paths):
         block = find_block(text)
         if isinstance(block, tuple):
             found.append(text[block[1] : block[2]])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from memlint.sources import index as index_module
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
-from tests.helpers import SHARED, shared_available
+from tests.helpers import SHARED, shared_available, utf8_texts
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -40,16 +40,6 @@ def agrees(text: str) -> bool:
         return False
     assert fast == slow, text
     return True
-
-
-def texts(paths) -> list[str]:
-    found = []
-    for path in paths:
-        try:
-            found.append(path.read_bytes().decode("utf-8").removeprefix("\ufeff"))
-        except (OSError, UnicodeDecodeError):
-            continue
-    return found
 
 
 def test_generated_index_takes_the_scan(tmp_path: Path) -> None:
@@ -86,7 +76,7 @@ def test_unsure_bodies_use_markdown_it(text: str) -> None:
 def test_real_corpus_indexes_agree() -> None:
     if not shared_available() or not (SHARED / "corpus" / "real").is_dir():
         pytest.skip("shared corpus not available")
-    for text in texts(sorted((SHARED / "corpus" / "real").rglob("MEMORY.md"))):
+    for text in utf8_texts(sorted((SHARED / "corpus" / "real").rglob("MEMORY.md"))):
         agrees(text)
 
 
@@ -100,7 +90,7 @@ def test_hostile_corpus_agrees(tmp_path: Path) -> None:
         capture_output=True,
         timeout=120,
     )
-    for text in texts(sorted((tmp_path / "out").rglob("*.md"))):
+    for text in utf8_texts(sorted((tmp_path / "out").rglob("*.md"))):
         agrees(text)
 
 

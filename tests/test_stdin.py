@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 
 import pytest
@@ -98,9 +99,27 @@ def test_invalid_utf8_on_stdin(store, monkeypatch, capsys):
     [
         (["-"], "needs --stdin-filename"),
         (["--stdin-filename", "mem/user_tea.md"], "needs the path `-`"),
-        (["--fix", "--stdin-filename", "mem/user_tea.md", "-"], "not supported"),
     ],
 )
 def test_usage_errors(store, monkeypatch, capsys, args, message):
     code, _, err = _run(monkeypatch, capsys, b"x\n", *args)
     assert code == 2 and message in err
+
+
+def test_fix_writes_fixed_text_to_stdout_and_nothing_to_disk(store):
+    before = {p: p.read_bytes() for p in store.rglob("*") if p.is_file()}
+    draft = "---\nname: user_tea\ndescription: tea\ntype: user\n---\nGreen, no newline"
+    proc = subprocess.run(
+        [
+            *(sys.executable, "-m", "memlint", "check", "--isolated", "--select", "FS008"),
+            *("--fix", "--stdin-filename", "mem/user_tea.md", "-"),
+        ],
+        input=draft.encode(),
+        capture_output=True,
+        cwd=store,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (draft + "\n").encode()
+    assert b"1 fixed" in proc.stderr
+    assert {p: p.read_bytes() for p in store.rglob("*") if p.is_file()} == before

@@ -7,7 +7,8 @@ is unchanged. Entries hold compact tuples, never YAML objects: a memory's
 frontmatter fields, body start and wikilinks, from which ``Memory`` is
 rebuilt without parsing. Results of ``Scope.FILE`` rules, which see one
 file only, are kept per rule and per profile; every other rule, and all
-cross-file checks, always run on the rebuilt store. Writes are atomic.
+cross-file checks, always run on the rebuilt store. Writes are atomic;
+loading admits memlint's own value classes only.
 """
 
 from __future__ import annotations
@@ -37,6 +38,27 @@ def config_key(settings, rule_codes: list[str], cwd: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+class _FactsUnpickler(pickle.Unpickler):
+    """Refuses every class but memlint's plain value types: a planted cache file
+    can at worst be wrong, never run code."""
+
+    ALLOWED = frozenset(
+        [
+            ("memlint.sources.frontmatter", "YamlScalar"),
+            *(
+                ("memlint.diagnostics", name)
+                for name in ("Severity", "Applicability", "Position", "Range", "Edit", "Fix")
+            ),
+            ("memlint.diagnostics", "Diagnostic"),
+        ]
+    )
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a memlint cache")
+        return super().find_class(module, name)
+
+
 def content_digest(raw: bytes) -> bytes:
     return hashlib.blake2b(raw, digest_size=16).digest()
 
@@ -52,7 +74,7 @@ class StoreCache:
         self._digests: dict[str, bytes] = {}
         try:
             with open(path, "rb") as handle:
-                stored_key, entries = pickle.load(handle)
+                stored_key, entries = _FactsUnpickler(handle).load()
         except Exception:  # missing, truncated or foreign: start empty
             return
         if stored_key == key and isinstance(entries, dict):

@@ -137,13 +137,18 @@ def fix_paths(
     unsafe: bool = False,
     write: bool = True,
     cwd: str | None = None,
+    stdin: tuple[str, bytes] | None = None,
 ) -> FixOutcome:
     """Fix the stores under ``paths``; write the result unless ``write`` is false.
 
+    ``stdin`` is ``(filename, data)``: fix ``data`` as that file (never written).
     Raises ``discovery.UsageError`` for unusable paths, like ``discover``.
     """
     finder = SnapshotDiscovery(settings, os.path.abspath(cwd or os.getcwd()))
-    for raw in paths or ["."]:
+    if stdin is not None:
+        write = False
+        finder.add_override(*stdin)
+    for raw in paths or ([] if stdin else ["."]):
         finder.add_path(raw)
     frozen: dict[str, str] = {}
     while True:
@@ -419,8 +424,11 @@ def show_fixes_text(fixed: list[Diagnostic]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_fix(args, settings: Settings, rules: list) -> int:
-    """``memlint check --fix | --diff | --fix-only``: fix, report, and pick the exit status."""
+def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | None = None) -> int:
+    """``memlint check --fix | --diff | --fix-only``: fix, report, and pick the exit status.
+
+    With ``stdin``, the fixed text goes to stdout and the report to stderr.
+    """
     import sys
 
     from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
@@ -431,7 +439,12 @@ def run_fix(args, settings: Settings, rules: list) -> int:
 
     try:
         outcome = fix_paths(
-            args.paths, settings, rules, unsafe=args.unsafe_fixes, write=not args.diff
+            [p for p in args.paths if p != "-"],
+            settings,
+            rules,
+            unsafe=args.unsafe_fixes,
+            write=not args.diff,
+            stdin=stdin,
         )
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
@@ -442,8 +455,15 @@ def run_fix(args, settings: Settings, rules: list) -> int:
         print(f"memlint: error: {message}", file=sys.stderr)
     fixed = len(outcome.fixed)
     remaining = outcome.remaining
+    if stdin is not None and not args.diff:
+        path = os.path.normpath(os.path.join(os.getcwd(), stdin[0]))
+        new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
+        sys.stdout.flush()
+        sys.stdout.buffer.write(new)
+        sys.stdout.flush()
+    report_stream = sys.stderr if stdin is not None else sys.stdout
     if args.diff:
-        _emit(diff_text(outcome.changes), args.output_file)
+        _emit(diff_text(outcome.changes), args.output_file, report_stream)
         if fixed:
             print(f"Would fix {plural(fixed, 'problem')}.", file=sys.stderr)
     else:
@@ -471,7 +491,7 @@ def run_fix(args, settings: Settings, rules: list) -> int:
                 output += summary_text(
                     remaining, outcome.stores, fixed=fixed, unsafe_fixes=args.unsafe_fixes
                 )
-        _emit(output, args.output_file)
+        _emit(output, args.output_file, report_stream)
     if outcome.errors or any(d.code == CRASH_CODE for d in remaining):
         return EXIT_ERROR
     if args.diff:

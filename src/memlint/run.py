@@ -85,7 +85,7 @@ def run_check(args) -> int:
     if (args.fix or args.diff or args.fix_only) and not (args.show_files or args.show_loaded):
         from memlint.fixer import run_fix
 
-        return run_fix(args, settings, selected_rules(settings))
+        return run_fix(args, settings, selected_rules(settings), stdin)
     caches = _result_caches(args, settings)
     try:
         stores = discover(
@@ -152,8 +152,6 @@ def read_stdin(args, settings: Settings) -> tuple[str, bytes] | None:
         return None
     if not args.stdin_filename:
         raise UsageError("reading stdin (`-`) needs --stdin-filename PATH inside a store")
-    if args.fix or args.diff or args.fix_only:
-        raise UsageError("fixing stdin is not supported yet")
     data = sys.stdin.buffer.read(settings.max_file_size + 1)
     return args.stdin_filename, data
 
@@ -170,12 +168,13 @@ def _result_caches(args, settings: Settings):
     return CacheSet(directory, config_key(settings, codes, os.getcwd()))
 
 
-def _emit(output: str, output_file: str | None) -> None:
+def _emit(output: str, output_file: str | None, stream=None) -> None:
+    """Write ``output`` to ``output_file``, else to ``stream`` (default stdout)."""
     if output_file:
         with open(output_file, "w", encoding="utf-8", newline="") as handle:
             handle.write(output)
     else:
-        sys.stdout.write(output)
+        (stream or sys.stdout).write(output)
 
 
 def _use_color(args) -> bool:

@@ -24,6 +24,7 @@ LINKED = frozenset({"linked"})
 TYPED = frozenset({"typed"})
 LINKED_TYPED = frozenset({"linked", "typed"})
 MARKDOWN_PROFILES = frozenset({"linked", "typed", "freeform"})
+TYPED_FREEFORM = frozenset({"typed", "freeform"})
 
 
 class Scope(Enum):

@@ -18,13 +18,11 @@ SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
 DRIVE = re.compile(r"[A-Za-z]:")
 LONE_CR = re.compile(r"\r(?!\n)")
 WEB_SCHEMES = ("http:", "https:", "mailto:", "ftp:")
-_NOT_PLAIN = re.compile(r"[\r\t\x00\\<>`\x0b\x0c\u0085\u2028\u2029\ufeff]")
+_NOT_PLAIN = re.compile(r"[\r\t\x00\x0b\x0c\u0085\u2028\u2029\ufeff]")
 _HEADING = re.compile(r"#{1,6}(?: |\Z)")
-_LINK_ITEM = re.compile(
-    r"- \[[^\[\]()]{0,500}\]\([A-Za-z0-9._/~%+-]{1,500}\)(?:[^\[\]()]{0,2000})\Z"
-)
+_LINK_ITEM = re.compile(r"- \[[^\[\]()`<\\]{0,500}\]\([A-Za-z0-9._/~%+-]{1,500}\).{0,2000}\Z")
 _BARE_ITEM = re.compile(r"- [^\W\d_][^\[\]()]{0,2000}\Z")
-_PARAGRAPH = re.compile(r"[^\W\d_][^\[\]]{0,2000}\Z")
+_PARAGRAPH = re.compile(r"[^\W\d_].{0,2000}\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +131,11 @@ def plain_link_lines(text: str, body_start: int, first_line: int) -> list[int] |
     """0-based lines holding a link item, when the body is obviously plain, else ``None``.
 
     Plain means every line is blank, an ATX heading, a top-level ``- `` item
-    that is either free of link syntax or exactly ``- [title](path) summary``,
-    or a paragraph line with no block syntax that does not follow an item
-    (where it would continue it). For such a body a CommonMark parser finds
-    one single-line item per item line, so markdown-it is not needed.
+    that is either free of link syntax or starts ``- [title](path)`` (a title
+    with no code span or HTML, so the link always forms), or a paragraph line
+    starting with a letter that does not follow an item (it would continue it).
+    For such a body a CommonMark parser finds one single-line item per item
+    line, so markdown-it is not needed.
     """
     body = text[body_start:]
     if _NOT_PLAIN.search(body):

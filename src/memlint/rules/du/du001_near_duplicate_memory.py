@@ -14,10 +14,48 @@ Two copies of one fact drift apart: one gets corrected, the other keeps
 telling the agent the old version. Both spend the index budget.
 
 ## Example
-`feedback_testing.md` and `feedback_tests.md`, both saying "run the full
-suite before pushing" in almost the same words.
+One memory says:
+```memlint-file path=feedback_testing.md
+---
+name: Testing
+description: Run the full test suite before pushing
+type: feedback
+---
 
-Use instead: one memory, with the other merged into it and removed.
+Always run the full test suite with `make test` before pushing to any branch.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
+
+and a later one says it again, in almost the same words:
+```memlint-bad path=feedback_tests.md
+---
+name: Tests
+description: Run the full test suite before pushing
+type: feedback
+---
+
+Run the full test suite with `make test` before pushing to any branch.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
+
+Use instead: one memory, with the other merged into it and removed (here
+`feedback_tests.md` added nothing, so only `feedback_testing.md` stays).
+```memlint-good path=feedback_testing.md
+---
+name: Testing
+description: Run the full test suite before pushing
+type: feedback
+---
+
+Always run the full test suite with `make test` before pushing to any branch.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
 
 ## Fix safety
 No fix: which copy to keep, and what to merge, is the author's choice.

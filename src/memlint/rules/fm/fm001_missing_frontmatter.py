@@ -6,20 +6,30 @@ Without frontmatter a memory has no `name` to link to, no description for
 the index and no type: agents cannot select or resolve it.
 
 ## Example
-```markdown
+`user_coffee.md` starts straight with its body:
+```memlint-bad path=user_coffee.md
 # Coffee
-Prefers espresso.
+Prefers espresso, no sugar.
 ```
 
 Use instead:
-```markdown
+```memlint-good path=user_coffee.md
 ---
-name: coffee
-description: prefers espresso
-metadata:
-  type: user
+name: Coffee
+description: prefers espresso, no sugar
+type: user
 ---
-Prefers espresso.
+Prefers espresso, no sugar.
+```
+
+The rest of the store:
+```memlint-file path=user_tea.md
+---
+name: Tea
+description: green tea after lunch
+type: user
+---
+Green tea after lunch.
 ```
 
 ## Fix safety

@@ -6,20 +6,23 @@ Loaders then read the whole file as YAML (or none of it): the name,
 description and type are lost and the body may be parsed as keys.
 
 ## Example
-```markdown
+```memlint-bad path=user_coffee.md
 ---
-name: coffee
-description: prefers espresso
-Body text.
+name: Coffee
+description: prefers espresso, no sugar
+type: user
+
+Prefers espresso, no sugar.
 ```
 
 Use instead:
-```markdown
+```memlint-good path=user_coffee.md
 ---
-name: coffee
-description: prefers espresso
+name: Coffee
+description: prefers espresso, no sugar
+type: user
 ---
-Body text.
+Prefers espresso, no sugar.
 ```
 
 ## Fix safety

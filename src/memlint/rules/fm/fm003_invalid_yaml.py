@@ -7,15 +7,25 @@ A loader that fails on the block drops the whole memory or its metadata;
 different YAML libraries may even disagree about what it says.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
 name: coffee
 description: likes: espresso
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
 name: coffee
 description: "likes: espresso"
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

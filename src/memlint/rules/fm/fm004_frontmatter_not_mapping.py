@@ -7,15 +7,23 @@ Every reader looks up `name`, `description` and the type as keys; a list
 or string has none of them.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
 - name: coffee
 - description: prefers espresso
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
 name: coffee
 description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

@@ -6,13 +6,27 @@ YAML keeps the last value silently, while a human (or a line-based reader)
 sees the first: the two disagree about what the memory is called.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
 name: coffee
 description: prefers espresso
+metadata:
+  type: user
 name: coffee-v2
+---
+Prefers espresso.
 ```
 
-Use instead: one `name` key.
+Use instead:
+```memlint-good path=coffee.md
+---
+name: coffee
+description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
+```
 
 ## Fix safety
 No fix: which of the values is right is the author's call.

@@ -8,15 +8,25 @@ unsafe loaders, and both make a value mean something other than what is
 written on its line.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
 name: &n coffee
 description: *n
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
 name: coffee
-description: coffee preference
+description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

@@ -8,16 +8,22 @@ Links resolve against `name`, the index and the agent's memory selection
 read `description`, and the type decides how a memory is used.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
 name: coffee
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
 name: coffee
 description: prefers espresso
 metadata:
   type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

@@ -7,15 +7,25 @@ An empty `name` cannot be linked, an empty description tells the agent
 nothing, and an empty type is no type.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
 name: coffee
 description:
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
 name: coffee
 description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

@@ -1,23 +1,35 @@
 """## What it does
 Reports a `name`, `description` or type value that YAML loads as something
 other than a string: a number, a boolean (`yes`, `no`, `on`, `off`), a date,
-null-like words, a list or a mapping. In freeform stores only `name` and
-`description` are checked, and only where a frontmatter block exists.
+a list or a mapping. A null (`null`, `~`) counts as empty, which is FM008.
+In freeform stores only `name` and `description` are checked, and only where
+a frontmatter block exists.
 
 ## Why is this bad?
 `name: yes` becomes `True` and `description: 2024-01-01` a date object:
 links stop matching, and some loaders crash on the unexpected type.
 
 ## Example
-```yaml
+`2024.md`, whose `name` YAML reads as the number 2024:
+```memlint-bad path=2024.md
+---
 name: 2024
-description: 2024-01-01
+description: goals for the year
+metadata:
+  type: project
+---
+Ship the v2 API.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=2024.md
+---
 name: "2024"
-description: "2024-01-01"
+description: goals for the year
+metadata:
+  type: project
+---
+Ship the v2 API.
 ```
 
 ## Fix safety
@@ -51,7 +63,8 @@ def check(ctx, memory):
             continue
         value = found.value
         if isinstance(value, YamlScalar):
-            what = f"a {value.kind} (`{escape(shorten(value.text, 40))}`)"
+            article = "an" if value.kind[:1] in ("a", "e", "i", "o", "u") else "a"
+            what = f"{article} {value.kind} (`{escape(shorten(value.text, 40))}`)"
         elif isinstance(value, list):
             what = "a list"
         else:

@@ -7,15 +7,25 @@ Agents decide how to use a memory from its type; an unknown type is
 ignored or misfiled.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
+name: coffee
+description: prefers espresso
 metadata:
   type: preference
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
+name: coffee
+description: prefers espresso
 metadata:
   type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

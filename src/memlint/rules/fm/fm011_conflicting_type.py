@@ -6,13 +6,27 @@ Readers pick one location or the other, so two tools file the same memory
 under different types.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
+name: coffee
+description: prefers espresso
 type: user
 metadata:
   type: feedback
+---
+Prefers espresso.
 ```
 
-Use instead: one of the two keys (or the same value in both).
+Use instead: one of the two keys (or the same value in both):
+```memlint-good path=coffee.md
+---
+name: coffee
+description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
+```
 
 ## Fix safety
 No fix: which value is right is the author's call.

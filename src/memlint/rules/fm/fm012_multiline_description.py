@@ -8,14 +8,26 @@ The description is copied into a one-line index entry and shown to the
 agent as a one-line summary; line-based readers see only its first line.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
+name: coffee
 description: prefers espresso,
   no sugar
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
+name: coffee
 description: prefers espresso, no sugar
+metadata:
+  type: user
+---
+Prefers espresso.
 ```
 
 ## Fix safety

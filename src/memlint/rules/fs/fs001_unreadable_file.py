@@ -7,9 +7,12 @@ The agent cannot load what the linter cannot read either; the file's
 contents are invisible to every other check.
 
 ## Example
-A file with mode `000`, or a file that vanished during the run.
+Not writable as a text example: the problem is the file's permissions or
+state, not its content. For instance `coffee.md` with mode `000`
+(`chmod 000 coffee.md`), or a file deleted while memlint ran.
 
-Use instead: a readable regular file.
+Use instead: a regular file the user running the agent can read
+(`chmod 644 coffee.md`).
 
 ## Fix safety
 No fix.

@@ -7,9 +7,11 @@ Memory files are read as UTF-8 by agents and tools; an invalid byte makes
 a loader fail or silently replace text.
 
 ## Example
-A file saved as Latin-1: `caf\xe9` (the byte `0xE9` alone).
+Not writable as a text example: the problem is a byte sequence that is not
+UTF-8. For instance `coffee.md` saved as Latin-1, where `café` is the four
+bytes `63 61 66 E9` (a lone `0xE9`).
 
-Use instead: the same text saved as UTF-8 (`café`).
+Use instead: the same text saved as UTF-8 (`café` as `63 61 66 C3 A9`).
 
 ## Fix safety
 No fix: memlint never guesses an encoding.

@@ -6,9 +6,12 @@ Frontmatter must start with `---` at byte 0: many YAML and Markdown loaders
 do not skip the BOM, so the frontmatter of such a file silently disappears.
 
 ## Example
-A memory saved by an editor as "UTF-8 with BOM": `\\ufeff---` on line 1.
+Not writable as a text example: the BOM is invisible. For instance a memory
+saved by an editor as "UTF-8 with BOM", whose first bytes are
+`EF BB BF 2D 2D 2D` (`---` preceded by the BOM).
 
-Use instead: the same file saved as plain UTF-8 (`---` on line 1).
+Use instead: the same file saved as plain UTF-8, starting with `---`
+(`memlint check --fix` removes the BOM).
 
 ## Fix safety
 Safe: the fix deletes exactly the three BOM bytes; nothing else changes.

@@ -7,9 +7,11 @@ Such a file is binary to every Markdown, YAML and JSON reader: an agent
 loads garbage or nothing, and diffs stop being reviewable.
 
 ## Example
-A PNG renamed `note.md`, or a note saved by an editor as UTF-16.
+Not writable as a text example: the problem is the file's bytes. For
+instance a PNG screenshot renamed `screenshot.md`, or `notes.jsonl` saved by
+an editor as UTF-16 (first bytes `FF FE`, a NUL after every ASCII letter).
 
-Use instead: UTF-8 text.
+Use instead: UTF-8 text (and images kept outside the memory store).
 
 ## Fix safety
 No fix: binary files are never rewritten.

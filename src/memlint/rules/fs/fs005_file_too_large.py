@@ -7,9 +7,11 @@ A memory that large cannot fit an agent's context and is almost always a
 pasted log or an accident; reading it would also slow every run.
 
 ## Example
-A 5 MB `debug-session.md` dumped into the memory folder.
+Not writable as a text example: it takes a file over the size cap. For
+instance a 5 MB `debug-session.md` with a pasted log.
 
-Use instead: a short memory that links to the log kept elsewhere.
+Use instead: a short memory that states what was learned and links to the
+log kept elsewhere.
 
 ## Fix safety
 No fix.

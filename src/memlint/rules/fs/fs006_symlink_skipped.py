@@ -8,7 +8,9 @@ A link can point outside the store (leaking or editing files elsewhere),
 dangle after a move, or loop. Agents and linters see different contents.
 
 ## Example
-`memory/notes.md -> /home/me/secrets.md`.
+Not writable as a text example: the problem is a symlink, not file content.
+For instance `memory/notes.md -> /home/me/secrets.md`, created by
+`ln -s /home/me/secrets.md memory/notes.md`.
 
 Use instead: a regular file inside the store.
 

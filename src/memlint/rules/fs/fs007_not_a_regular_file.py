@@ -7,7 +7,9 @@ Reading a FIFO or device can hang or return endless data; a directory named
 `MEMORY.md` or `x.md` means the index or memory the agent expects is not there.
 
 ## Example
-`memory/MEMORY.md/` created as a directory by a mistyped `mkdir -p`.
+Not writable as a text example: the problem is the kind of directory entry.
+For instance `memory/MEMORY.md/`, created as a directory by a mistyped
+`mkdir -p memory/MEMORY.md`, or a FIFO made by `mkfifo memory/log.md`.
 
 Use instead: a regular file.
 

@@ -7,9 +7,12 @@ line, and diffs show a spurious change. Note stores are checked by NT003
 instead, because their last line is a torn record.
 
 ## Example
-`Body text.` as the last bytes of the file.
+Not writable as a text example: the missing line break is invisible. For
+instance a memory whose last bytes are `Prefers espresso.` with no `\\n`
+after them, as `printf 'Prefers espresso.' >> coffee.md` leaves it.
 
-Use instead: `Body text.` followed by a newline.
+Use instead: `Prefers espresso.` followed by a line break
+(`memlint check --fix` adds it).
 
 ## Fix safety
 Safe: the fix appends one line break in the file's own style (LF or CRLF).

@@ -8,7 +8,10 @@ Markdown readers then see stray `\\r` characters in values, and every
 later edit produces noisy diffs.
 
 ## Example
-Frontmatter written with `\\r\\n` and a body appended with `\\n`.
+Not writable as a text example: the difference is invisible (and memlint
+never prints raw control characters). For instance a memory whose
+frontmatter lines end with `\\r\\n` (written on Windows) and whose last
+paragraph, appended later by an agent, ends with `\\n`.
 
 Use instead: one line ending style for the whole file.
 

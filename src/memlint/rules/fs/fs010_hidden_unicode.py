@@ -13,13 +13,28 @@ resolving), reorder displayed text (Trojan Source, CVE-2021-42574), or smuggle
 instructions an agent reads but a reviewer cannot see.
 
 ## Example
-```yaml
+The `name` below holds a zero-width space (U+200B) between `coffee` and
+`-preference`: it looks right, yet no longer equals the filename, and
+`[[coffee-preference]]` links stop resolving.
+```memlint-bad path=coffee-preference.md
+---
 name: coffee\u200b-preference
+description: prefers espresso, no sugar
+metadata:
+  type: user
+---
+Prefers espresso, no sugar.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee-preference.md
+---
 name: coffee-preference
+description: prefers espresso, no sugar
+metadata:
+  type: user
+---
+Prefers espresso, no sugar.
 ```
 
 ## Fix safety

@@ -9,14 +9,47 @@ The contract says the repair is always to rewrite `name`, never to rename
 the file.
 
 ## Example
-`memory/coffee-preference.md`:
-```yaml
+```memlint-bad path=coffee-preference.md
+---
 name: Coffee preference
+description: prefers espresso, no sugar
+metadata:
+  type: user
+---
+Prefers espresso, no sugar.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee-preference.md
+---
 name: coffee-preference
+description: prefers espresso, no sugar
+metadata:
+  type: user
+---
+Prefers espresso, no sugar.
+```
+
+The rest of the store (most names match their filenames, which is how
+memlint recognizes a `linked` store):
+```memlint-file path=tea.md
+---
+name: tea
+description: green tea after lunch
+metadata:
+  type: user
+---
+Green tea after lunch.
+```
+
+```memlint-file path=standup.md
+---
+name: standup
+description: daily standup is at 9:30
+metadata:
+  type: project
+---
+Daily standup is at 9:30.
 ```
 
 ## Fix safety

@@ -9,9 +9,38 @@ rename one of them (with `memlint mv`, which also updates links and the
 index); a file must never be renamed merely to match its own `name`.
 
 ## Example
-`memory/coffee.md` and `memory/archive/coffee.md`.
+`archive/coffee.md` next to `coffee.md`:
+```memlint-bad path=archive/coffee.md
+---
+name: coffee
+description: drank filter coffee in 2023
+metadata:
+  type: user
+---
+Drank filter coffee in 2023.
+```
 
-Use instead: `memory/coffee.md` and `memory/archive/coffee-2023.md`.
+Use instead: `archive/coffee-2023.md` (renamed with `memlint mv`):
+```memlint-good path=archive/coffee-2023.md
+---
+name: coffee-2023
+description: drank filter coffee in 2023
+metadata:
+  type: user
+---
+Drank filter coffee in 2023.
+```
+
+The memory it collides with:
+```memlint-file path=coffee.md
+---
+name: coffee
+description: prefers espresso
+metadata:
+  type: user
+---
+Prefers espresso.
+```
 
 ## Fix safety
 No automatic fix: which file to rename, and to what, is the author's

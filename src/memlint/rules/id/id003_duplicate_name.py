@@ -7,9 +7,35 @@ ambiguous, and a supersession pointing at it cannot say which memory
 replaces the retired one.
 
 ## Example
-`coffee.md` and `espresso.md`, both with `name: coffee`.
+`user_espresso.md` reuses the name of `user_coffee.md`:
+```memlint-bad path=user_espresso.md
+---
+name: Coffee
+description: double espresso before noon
+type: user
+---
+Double espresso before noon.
+```
 
-Use instead: a unique `name` per memory (in `linked` stores, the filename).
+Use instead: a unique `name` per memory (in `linked` stores, the filename):
+```memlint-good path=user_espresso.md
+---
+name: Espresso
+description: double espresso before noon
+type: user
+---
+Double espresso before noon.
+```
+
+The memory it collides with:
+```memlint-file path=user_coffee.md
+---
+name: Coffee
+description: prefers coffee to tea
+type: user
+---
+Prefers coffee to tea.
+```
 
 ## Fix safety
 No fix (in `linked` stores ID001 rewrites each `name` to its filename).

@@ -8,9 +8,25 @@ agent and tools can see what a memory is without opening it and writes land
 in predictable places. A file like `design_decisions.md` breaks that.
 
 ## Example
-`design_decisions.md` with `type: project`.
+`design_decisions.md`:
+```memlint-bad path=design_decisions.md
+---
+name: Design decisions
+description: why the API is versioned by URL
+type: project
+---
+The API is versioned by URL.
+```
 
-Use instead: `project_design-decisions.md`.
+Use instead: `project_design-decisions.md`:
+```memlint-good path=project_design-decisions.md
+---
+name: Design decisions
+description: why the API is versioned by URL
+type: project
+---
+The API is versioned by URL.
+```
 
 ## Fix safety
 No fix: renaming a file breaks every link to it.

@@ -1,6 +1,9 @@
 """## What it does
 In a typed store, reports a `<type>_<slug>.md` filename whose slug is not 1 to
-40 lowercase letters, digits and hyphens. Option `max-length` (40).
+40 lowercase letters, digits and hyphens. Options: `max-length` (40) and
+`allow-underscore` (true: Claude Code's own memory writer names files like
+`feedback_git_commits.md`, so underscores are accepted unless this is set to
+false for the strict contract of the memory-update skill).
 
 ## Why is this bad?
 The typed contract fixes the slug's alphabet so that filenames are stable
@@ -8,9 +11,25 @@ across file systems and easy to match: underscores, capitals, spaces and
 non-ASCII letters make the same memory easy to write twice under two names.
 
 ## Example
-`feedback_Git_Commits.md`.
+`feedback_Git_Commits.md`:
+```memlint-bad path=feedback_Git_Commits.md
+---
+name: Git commits
+description: one logical change per commit
+type: feedback
+---
+One logical change per commit.
+```
 
-Use instead: `feedback_git-commits.md`.
+Use instead: `feedback_git-commits.md`:
+```memlint-good path=feedback_git-commits.md
+---
+name: Git commits
+description: one logical change per commit
+type: feedback
+---
+One logical change per commit.
+```
 
 ## Fix safety
 No fix: renaming a file breaks every link to it.
@@ -23,6 +42,7 @@ from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
 
 SLUG_CHARS = re.compile(r"[a-z0-9-]*")
+SLUG_CHARS_UNDERSCORE = re.compile(r"[a-z0-9_-]*")
 
 META = RuleMeta(
     code="ID005",
@@ -31,7 +51,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
-    options={"max-length": 40},
+    options={"max-length": 40, "allow-underscore": True},
 )
 
 
@@ -43,7 +63,9 @@ def check(ctx, memory):
     limit = int(ctx.options["max-length"])
     if not slug:
         problem = "is empty"
-    elif not SLUG_CHARS.fullmatch(slug):
+    elif ctx.options["allow-underscore"] and not SLUG_CHARS_UNDERSCORE.fullmatch(slug):
+        problem = "may hold only lowercase letters, digits, hyphens and underscores"
+    elif not ctx.options["allow-underscore"] and not SLUG_CHARS.fullmatch(slug):
         problem = "may hold only lowercase letters, digits and hyphens"
     elif len(slug) > limit:
         problem = f"is {len(slug)} characters long (limit {limit})"

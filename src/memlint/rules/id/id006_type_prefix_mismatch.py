@@ -8,9 +8,25 @@ One of the two is wrong, and tools disagree on what the memory is: a
 for rules, and body checks apply the wrong contract.
 
 ## Example
-`project_api_docs.md` with `type: reference`.
+`project_api-docs.md`, filed as a project memory but typed `reference`:
+```memlint-bad path=project_api-docs.md
+---
+name: API docs
+description: where the API reference lives
+type: reference
+---
+The API reference is at docs.example.com/api.
+```
 
-Use instead: `reference_api-docs.md`, or `type: project` if that is right.
+Use instead: `reference_api-docs.md` (or `type: project` if that is right):
+```memlint-good path=reference_api-docs.md
+---
+name: API docs
+description: where the API reference lives
+type: reference
+---
+The API reference is at docs.example.com/api.
+```
 
 ## Fix safety
 No fix: memlint cannot tell which of the two is wrong.

@@ -9,9 +9,37 @@ one of them. Names that differ only in case make links resolve differently
 in case-insensitive tools.
 
 ## Example
-`memory/Coffee.md` and `memory/coffee.md`.
+`reference_grafana-alerts.md`, whose `name` differs from that of
+`reference_grafana.md` only in case (`Coffee.md` next to `coffee.md` is
+reported the same way):
+```memlint-bad path=reference_grafana-alerts.md
+---
+name: grafana dashboards
+description: where the alert rules live
+type: reference
+---
+Alert rules live in the ops repository.
+```
 
-Use instead: distinct filenames (and names), e.g. `coffee.md` and `coffee-2.md`.
+Use instead: distinct names:
+```memlint-good path=reference_grafana-alerts.md
+---
+name: Grafana alerts
+description: where the alert rules live
+type: reference
+---
+Alert rules live in the ops repository.
+```
+
+The memory it collides with:
+```memlint-file path=reference_grafana.md
+---
+name: Grafana dashboards
+description: where the team dashboards live
+type: reference
+---
+Dashboards are at grafana.example.com.
+```
 
 ## Fix safety
 No fix: which one to rename is the author's choice.

@@ -6,9 +6,43 @@ The agent discovers memories through the index. An unindexed file is never
 loaded: the fact it holds is lost although it is on disk.
 
 ## Example
-`feedback_testing.md` exists, but `MEMORY.md` only lists `user_role.md`.
+The store holds two memories:
+```memlint-file path=user_role.md
+---
+name: User role
+description: Backend lead on the payments team
+type: user
+---
 
-Use instead: add `- [Testing](feedback_testing.md) — run the full suite`.
+Backend lead on the payments team; reviews every schema change.
+```
+```memlint-file path=feedback_testing.md
+---
+name: Testing
+description: Run the full suite before pushing
+type: feedback
+---
+
+Run `make test` before every push.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
+
+`MEMORY.md` lists only one of them:
+```memlint-bad path=MEMORY.md
+# Memory
+
+- [User role](user_role.md) — Backend lead on the payments team
+```
+
+Use instead:
+```memlint-good path=MEMORY.md
+# Memory
+
+- [User role](user_role.md) — Backend lead on the payments team
+- [Testing](feedback_testing.md) — Run the full suite before pushing
+```
 
 ## Fix safety
 Safe: the fix appends one entry line at the end of the index, built from the

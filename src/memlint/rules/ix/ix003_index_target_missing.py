@@ -8,9 +8,30 @@ The agent follows the entry and finds nothing, or (for a case-only
 difference) finds the file on macOS and Windows but not on Linux.
 
 ## Example
-`- [Testing](feedback_tests.md) — …` while the file is `feedback_testing.md`.
+```memlint-bad path=MEMORY.md
+# Memory
 
-Use instead: `- [Testing](feedback_testing.md) — …`.
+- [Testing](feedback_tests.md) — Run the full suite before pushing
+```
+
+Use instead (the file is `feedback_testing.md`):
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Testing](feedback_testing.md) — Run the full suite before pushing
+```
+```memlint-file path=feedback_testing.md
+---
+name: Testing
+description: Run the full suite before pushing
+type: feedback
+---
+
+Run `make test` before every push.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
 
 ## Fix safety
 Unsafe: when exactly one memory matches (by case-insensitive path, or by a

@@ -9,10 +9,27 @@ the agent at files that are not memories, may not exist on another machine,
 and is never checked by memlint (it never looks outside the store root).
 
 ## Example
-`- [Notes](../../docs/notes.md) — …` or `- [Role](/home/me/memory/user.md)`.
+```memlint-bad path=MEMORY.md
+# Memory
+
+- [Build notes](../../docs/build-notes.md) — How the release build works
+```
 
 Use instead: move the file into the store and link it relatively:
-`- [Notes](notes.md) — …`.
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Build notes](reference_build-notes.md) — How the release build works
+```
+```memlint-file path=reference_build-notes.md
+---
+name: Build notes
+description: How the release build works
+type: reference
+---
+
+`make release` signs and uploads the wheel; see docs/build-notes.md in the repo.
+```
 
 ## Fix safety
 No fix: where the file should live is a decision for the author.

@@ -7,12 +7,31 @@ budget twice and, once the two summaries drift apart, tells the agent two
 different things about one file.
 
 ## Example
-```
-- [Testing](feedback_testing.md) — run the full suite
-- [Tests](feedback_testing.md) — run the suite before pushing
+```memlint-bad path=MEMORY.md
+# Memory
+
+- [Testing](feedback_testing.md) — Run the full suite before pushing
+- [Tests](feedback_testing.md) — Run the suite before pushing
 ```
 
 Use instead: keep one of the two lines.
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Testing](feedback_testing.md) — Run the full suite before pushing
+```
+```memlint-file path=feedback_testing.md
+---
+name: Testing
+description: Run the full suite before pushing
+type: feedback
+---
+
+Run `make test` before every push.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
 
 ## Fix safety
 Safe: the fix deletes the later line; the first entry stays as it was.

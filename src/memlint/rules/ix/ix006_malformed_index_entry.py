@@ -9,11 +9,30 @@ contracts; tools that maintain the index (and the agent, told to keep one
 line per entry) may skip or mangle anything else.
 
 ## Example
-```
+```memlint-bad path=MEMORY.md
+# Memory
+
 * see [Testing](feedback_testing.md) for the rule
 ```
 
-Use instead: `- [Testing](feedback_testing.md) — the rule`.
+Use instead:
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Testing](feedback_testing.md) — Run the full suite before pushing
+```
+```memlint-file path=feedback_testing.md
+---
+name: Testing
+description: Run the full suite before pushing
+type: feedback
+---
+
+Run `make test` before every push.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
 
 ## Fix safety
 No fix: rewriting the line could drop the author's wording.

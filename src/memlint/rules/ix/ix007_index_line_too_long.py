@@ -9,13 +9,32 @@ every session, and long summaries eat the load budget that other entries
 need. Detail belongs in the memory file.
 
 ## Example
-`- [Role](user_role.md) — ` followed by a 200-character biography.
+```memlint-bad path=MEMORY.md
+# Memory
 
-Use instead: `- [Role](user_role.md) — backend lead, prefers small PRs`.
+- [Role](user_role.md) — Backend lead on the payments team since 2021, owns the ledger service, reviews every schema change, prefers small PRs and dislikes long meetings
+```
+
+Use instead (detail belongs in the memory file):
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Role](user_role.md) — Backend lead on payments; prefers small PRs
+```
+```memlint-file path=user_role.md
+---
+name: Role
+description: Backend lead on payments; prefers small PRs
+type: user
+---
+
+Backend lead on the payments team since 2021; owns the ledger service and
+reviews every schema change. Prefers small PRs and short meetings.
+```
 
 ## Fix safety
 No fix: shortening a summary needs judgement.
-"""
+"""  # noqa: E501 (the example line must exceed 150 characters)
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope

@@ -25,7 +25,7 @@ No fix: which entries to merge or drop is the author's choice.
 
 from memlint.budget import options_of, simulate
 from memlint.diagnostics import Severity
-from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
 from memlint.rules.ix.resolve import resolve
 
 META = RuleMeta(
@@ -34,7 +34,7 @@ META = RuleMeta(
     summary="Index entries fall past the loader's 200-line / 25 KB cut",
     severity=Severity.ERROR,
     scope=Scope.INDEX,
-    profiles=MARKDOWN_PROFILES,
+    profiles=TYPED_FREEFORM,
     options={"max-lines": 200, "max-size": 25_000, "size-unit": "bytes"},
 )
 

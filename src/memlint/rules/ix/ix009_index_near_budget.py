@@ -20,7 +20,7 @@ No fix.
 
 from memlint.budget import options_of, simulate
 from memlint.diagnostics import Severity
-from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
 
 META = RuleMeta(
     code="IX009",
@@ -28,7 +28,7 @@ META = RuleMeta(
     summary="Index is over 140 lines, close to the loader's 200-line cut",
     severity=Severity.WARNING,
     scope=Scope.INDEX,
-    profiles=MARKDOWN_PROFILES,
+    profiles=TYPED_FREEFORM,
     options={"warn-lines": 140},
 )
 

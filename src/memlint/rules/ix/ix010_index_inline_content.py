@@ -10,13 +10,41 @@ description and no file the agent can update, and are lost when the index is
 rewritten.
 
 ## Example
-```
-- [Role](user_role.md) — backend lead
+```memlint-bad path=MEMORY.md
+# Memory
+
+- [Role](user_role.md) — Backend lead
 - Always run `make test` before pushing
 ```
 
-Use instead: save the rule as `feedback_run_tests.md` and add
-`- [Run tests](feedback_run_tests.md) — make test before pushing`.
+Use instead: save the rule as `feedback_run-tests.md` and link it:
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Role](user_role.md) — Backend lead
+- [Run tests](feedback_run-tests.md) — `make test` before pushing
+```
+```memlint-file path=user_role.md
+---
+name: Role
+description: Backend lead
+type: user
+---
+
+Backend lead on the payments team.
+```
+```memlint-file path=feedback_run-tests.md
+---
+name: Run tests
+description: make test before pushing
+type: feedback
+---
+
+Run `make test` before every push.
+
+**Why:** CI takes an hour to report a failure.
+**How to apply:** before every `git push`.
+```
 
 ## Fix safety
 No fix: moving a fact into a new file needs a type, a name and a description.

@@ -7,14 +7,28 @@ so whatever it says never reaches the agent, and tools that rewrite the index
 may drop or duplicate it.
 
 ## Example
-```
+```memlint-bad path=MEMORY.md
 ---
 title: Memory index
 ---
-- [Role](user_role.md) — backend lead
+- [Role](user_role.md) — Backend lead
 ```
 
-Use instead: the entries alone, or a `# Memory` heading.
+Use instead: the entries alone, or a `# Memory` heading:
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Role](user_role.md) — Backend lead
+```
+```memlint-file path=user_role.md
+---
+name: Role
+description: Backend lead
+type: user
+---
+
+Backend lead on the payments team.
+```
 
 ## Fix safety
 No fix: the block may hold something the author wants to move elsewhere.

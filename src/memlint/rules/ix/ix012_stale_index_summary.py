@@ -8,10 +8,33 @@ memory. When the file was updated and the summary was not, the agent acts on
 the stale version.
 
 ## Example
-Index: `- [Next steps](project_next_steps.md) — DHT22 class`, while the file
-says `description: Sensor layer done; next: HTTP server`.
+The memory was updated:
+```memlint-file path=project_next-steps.md
+---
+name: Next steps
+description: Sensor layer done; next is the HTTP server
+type: project
+---
 
-Use instead: `- [Next steps](project_next_steps.md) — Sensor layer done; next: HTTP server`.
+The sensor layer is finished. Next block: the HTTP server.
+
+**Why:** the companion app needs `/sensors` first.
+**How to apply:** start the next session there.
+```
+
+but its index summary was not:
+```memlint-bad path=MEMORY.md
+# Memory
+
+- [Next steps](project_next-steps.md) — DHT22 humidity class
+```
+
+Use instead:
+```memlint-good path=MEMORY.md
+# Memory
+
+- [Next steps](project_next-steps.md) — Sensor layer done; next is the HTTP server
+```
 
 ## Fix safety
 Safe: the fix replaces only the summary text with the description (on one

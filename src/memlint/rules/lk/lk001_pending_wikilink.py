@@ -9,13 +9,37 @@ file's `name` is pending too; the message says so, since links resolve by
 The agent follows the link and finds nothing; a typo stays invisible.
 
 ## Example
-```markdown
-See [[cofee-preference]].
+```memlint-bad path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30. See [[cofee-preference]].
 ```
 
 Use instead:
-```markdown
-See [[coffee-preference]].
+```memlint-good path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30. See [[coffee-preference]].
+```
+```memlint-file path=coffee-preference.md
+---
+name: coffee-preference
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
 ```
 
 ## Fix safety

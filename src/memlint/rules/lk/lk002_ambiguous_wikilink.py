@@ -6,9 +6,49 @@ Reports a `[[wikilink]]` whose target is the `name` of more than one memory
 The agent cannot know which memory is meant and may load the wrong one.
 
 ## Example
-`coffee.md` and `coffee-old.md` both say `name: coffee`; a body says `[[coffee]]`.
+`coffee.md` and `coffee-old.md` both say `name: coffee`:
+```memlint-bad path=coffee-old.md
+---
+name: coffee
+description: Black filter coffee (until 2024)
+metadata:
+  type: user
+---
 
-Use instead: unique names (see ID003), then link the one you mean.
+Black filter coffee.
+```
+```memlint-file path=coffee.md
+---
+name: coffee
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
+```memlint-file path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30, with [[coffee]].
+```
+
+Use instead: unique names (see ID003), then link the one you mean:
+```memlint-good path=coffee-old.md
+---
+name: coffee-old
+description: Black filter coffee (until 2024)
+metadata:
+  type: user
+---
+
+Black filter coffee.
+```
 
 ## Fix safety
 No fix.

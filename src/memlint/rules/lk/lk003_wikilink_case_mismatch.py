@@ -7,9 +7,38 @@ Exact resolvers (and case-sensitive file systems) do not find the memory;
 whether the link works depends on the tool.
 
 ## Example
-`name: coffee-preference`, linked as `[[Coffee-Preference]]`.
+```memlint-bad path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
 
-Use instead: `[[coffee-preference]]`.
+Porridge at 7:30. See [[Coffee-Preference]].
+```
+
+Use instead (the memory says `name: coffee-preference`):
+```memlint-good path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30. See [[coffee-preference]].
+```
+```memlint-file path=coffee-preference.md
+---
+name: coffee-preference
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
 
 ## Fix safety
 Safe: the fix rewrites only the link target to the exact name, keeping any

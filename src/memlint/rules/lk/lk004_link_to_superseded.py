@@ -7,9 +7,51 @@ The agent is sent to a retired fact; the current one is at the end of the
 supersession chain.
 
 ## Example
-`coffee` is `superseded by [[coffee-v2]]`; a body still says `[[coffee]]`.
+`coffee` has been superseded:
+```memlint-file path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
 
-Use instead: `[[coffee-v2]]`.
+Black filter coffee.
+```
+```memlint-file path=coffee-v2.md
+---
+name: coffee-v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
+
+but a body still links it:
+```memlint-bad path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30, with [[coffee]].
+```
+
+Use instead:
+```memlint-good path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30, with [[coffee-v2]].
+```
 
 ## Fix safety
 Safe: the fix rewrites only the link target to the final successor's

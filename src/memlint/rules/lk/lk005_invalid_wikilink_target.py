@@ -7,11 +7,38 @@ Memory wikilinks name a memory; a path can reach outside the store and a
 URL is not a memory at all, so the link never resolves.
 
 ## Example
-```markdown
-See [[../notes/coffee]] and [[https://example.com]].
+```memlint-bad path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30; see [[../notes/coffee]] and [[https://example.com/beans]].
 ```
 
-Use instead: `[[coffee]]`, and a Markdown link `[site](https://example.com)`.
+Use instead: the memory's name, and a Markdown link for the site:
+```memlint-good path=breakfast.md
+---
+name: breakfast
+description: What the user eats before work
+metadata:
+  type: user
+---
+
+Porridge at 7:30; see [[coffee]] and [the beans](https://example.com/beans).
+```
+```memlint-file path=coffee.md
+---
+name: coffee
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
 
 ## Fix safety
 No fix.

@@ -1,9 +1,11 @@
 """## What it does
-Reports a rule that raised an exception while checking a file. The engine
+Reports a rule that raised an exception while checking a file (or the
+whole store, then reported at `MEMORY.md`). The engine
 (`memlint.engine.lint_store`) catches the exception, emits this diagnostic
 with the file and the crashing rule's code, and goes on with the other
-rules; the run then exits with status 2. This module only documents the
-code: its `check` finds nothing itself.
+rules; the run then exits with status 2. Suppression comments and
+`per-file-ignores` do not hide it. This module only documents the code: its
+`check` finds nothing itself.
 
 ## Why is this bad?
 A crashed rule checked nothing, so a clean-looking result may hide

@@ -60,6 +60,7 @@ ABBREVIATIONS = frozenset(
         "approx",
     ]
 )
+CITATION_WORDS = 3
 SENTENCE_END = re.compile(r"(?P<word>[^\s]{0,40}?)[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 SPEAKER = r"(?:user|assistant|human|ai|system|claude|chatgpt|gpt|bot|agent|model|me|you)"
 SPEAKER_PREFIX = re.compile(
@@ -127,8 +128,13 @@ VISIBLE_STATE = re.compile(
 
 
 def sentence_count(text: str) -> int:
-    """Sentences in ``text``, not splitting after abbreviations, initials or inner dots."""
+    """Sentences in ``text``, not splitting after abbreviations, initials or inner dots.
+
+    A closing fragment of at most three words (``Ref ATL-1000.``, ``See ADR-7.``)
+    cites the fact; it is not a second fact.
+    """
     count = 1
+    last_end = 0
     for match in SENTENCE_END.finditer(text):
         word = match["word"].lstrip("(\"'[`").lower()
         if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
@@ -136,6 +142,9 @@ def sentence_count(text: str) -> int:
         if "." in word and not word.startswith("."):
             continue
         count += 1
+        last_end = match.end()
+    if count > 1 and len(text[last_end:].split()) <= CITATION_WORDS:
+        count -= 1
     return count
 
 

@@ -7,10 +7,18 @@ A reader that loads the store line by line either crashes on the record or
 silently drops it, so the fact is lost to every later recall.
 
 ## Example
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays.",}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays.",}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-03T09:00:00Z", "project": "web", "fact": "The CDN is purged on deploy."}
+```
 
-Use instead:
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+Use instead (no trailing comma):
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-03T09:00:00Z", "project": "web", "fact": "The CDN is purged on deploy."}
+```
 
 ## Fix safety
 No fix: the store is append-only, and guessing the intended JSON could change the fact.

@@ -7,10 +7,18 @@ A note is an object with `time`, `project` and `fact`; anything else cannot be
 indexed by project or recalled.
 
 ## Example
-`["2024-05-01T09:00:00Z", "api", "Deploys run on Tuesdays."]`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+["2024-05-02T09:00:00Z", "api", "Tests run every night."]
+{"time": "2024-05-03T09:00:00Z", "project": "web", "fact": "The CDN is purged on deploy."}
+```
 
 Use instead:
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-03T09:00:00Z", "project": "web", "fact": "The CDN is purged on deploy."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

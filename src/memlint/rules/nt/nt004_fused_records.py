@@ -6,9 +6,21 @@ This is what appending to a store with a torn final record produces; line
 readers reject the whole line, losing both facts.
 
 ## Example
-`{"time": "…", "project": "api", "fact": "A."}{"time": "…", "project": "api", "fact": "B."}`
+The first two records share a line:
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}\
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-03T09:00:00Z", "project": "web", "fact": "The CDN is purged on deploy."}
+{"time": "2024-05-04T09:00:00Z", "project": "web", "fact": "Logs are kept for a week."}
+```
 
-Use instead: one record per line, each ending with `\\n`.
+Use instead, one record per line:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-03T09:00:00Z", "project": "web", "fact": "The CDN is purged on deploy."}
+{"time": "2024-05-04T09:00:00Z", "project": "web", "fact": "Logs are kept for a week."}
+```
 
 ## Fix safety
 No fix: the store is append-only; rewrite its history deliberately.

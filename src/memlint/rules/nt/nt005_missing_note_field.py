@@ -6,10 +6,14 @@ Notes are recalled by project and located by time; a record without them can
 neither be indexed nor confirmed after the append.
 
 ## Example
-`{"project": "api", "fact": "Deploys run on Tuesdays."}`
+```memlint-bad path=notes.jsonl
+{"project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 Use instead:
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: memlint cannot know the missing values.

@@ -7,10 +7,14 @@ Readers in other languages parse `time` strictly; `2024-01-01 10:00`,
 `+0530`, week dates or epoch numbers make the record unsortable or unreadable.
 
 ## Example
-`{"time": "2024-05-01 09:00", "project": "api", "fact": "Deploys run on Tuesdays."}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01 09:00", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 Use instead:
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only, and the intended offset is unknown.

@@ -7,9 +7,14 @@ The note-capture contract asks for UTC times, so that records from different
 machines sort and compare as plain strings.
 
 ## Example
-`{"time": "2024-05-01T11:00:00+02:00", …}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T11:00:00+02:00", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
-Use instead: `{"time": "2024-05-01T09:00:00Z", …}`
+Use instead:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

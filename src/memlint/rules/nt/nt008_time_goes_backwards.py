@@ -6,9 +6,16 @@ An append-only store grows in time order; a step back means a clock problem,
 a wrong offset, or a record inserted instead of appended.
 
 ## Example
-Line 1 at `2024-05-02T09:00:00Z`, line 2 at `2024-05-01T09:00:00Z`.
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+```
 
-Use instead: append records in time order.
+Use instead: records appended in time order.
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

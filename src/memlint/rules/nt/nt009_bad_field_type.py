@@ -7,10 +7,17 @@ Notes are indexed by project and tags and recalled by their fact text; a
 number, `null`, a list or a blank string breaks the index and the recall.
 
 ## Example
-`{"time": "2024-05-01T09:00:00Z", "project": 42, "fact": "", "tags": "ops"}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": 42, "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "", "tags": "ops"}
+```
 
-Use instead: `{"time": "2024-05-01T09:00:00Z", "project": "api",
-"fact": "Deploys run on Tuesdays.", "tags": ["ops"]}`
+Use instead:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run nightly.", \
+"tags": ["ops"]}
+```
 
 ## Fix safety
 No fix: the store is append-only.

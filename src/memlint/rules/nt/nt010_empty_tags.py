@@ -6,10 +6,14 @@ The contract makes `tags` optional and says to omit it when there are none; an
 empty list is noise in every record and in the index.
 
 ## Example
-`{"time": "…", "project": "api", "fact": "Deploys run on Tuesdays.", "tags": []}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays.", "tags": []}
+```
 
 Use instead:
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}`
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only; stop writing empty lists in new records.

@@ -6,9 +6,14 @@ The note schema is closed: extra fields are usually a misspelling (`facts`,
 `timestamp`) or data the contract does not allow (transcripts, session ids).
 
 ## Example
-`{"time": "…", "project": "api", "fact": "Deploys run on Tuesdays.", "session": "4f2a"}`
+```memlint-bad path=notes.jsonl
+{"timestamp": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
-Use instead: `{"time": "…", "project": "api", "fact": "Deploys run on Tuesdays."}`
+Use instead:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only. Option `allowed-fields` (list) accepts more names.

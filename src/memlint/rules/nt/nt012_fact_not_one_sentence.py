@@ -9,10 +9,16 @@ Abbreviations (`e.g.`, `U.S.`, `Dr.`), initials, versions (`v1.2`) and
 decimals do not end a sentence.
 
 ## Example
-`{"…", "fact": "Deploys run on Tuesdays. Rollbacks need two approvals."}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", \
+"fact": "Deploys run on Tuesdays. Rollbacks need two approvals."}
+```
 
-Use instead: two records, `"fact": "Deploys run on Tuesdays."` and
-`"fact": "Rollbacks need two approvals."`
+Use instead, one fact per record:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Rollbacks need two approvals."}
+```
 
 ## Fix safety
 No fix: the store is append-only, and splitting a fact needs judgement.

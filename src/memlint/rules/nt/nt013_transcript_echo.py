@@ -8,9 +8,14 @@ The note-capture contract rejects transcript content: a note records the
 settled fact, not what was said on the way to it.
 
 ## Example
-`{"…", "fact": "User: remember that we deploy on Tuesdays"}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "User: we deploy on Tuesdays"}
+```
 
-Use instead: `{"…", "fact": "The team deploys on Tuesdays because Monday traffic peaks."}`
+Use instead:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

@@ -8,9 +8,15 @@ The note-capture contract rejects code-obvious content: the code is the source
 of truth for it, and the note goes stale at the next refactor.
 
 ## Example
-`{"…", "fact": "src/deploy/schedule.py"}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "src/deploy/schedule.py"}
+```
 
-Use instead: `{"…", "fact": "Deploys are scheduled on Tuesdays because Monday traffic peaks."}`
+Use instead, the reason the code cannot tell:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", \
+"fact": "Deploys skip Mondays because Monday traffic peaks."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

@@ -1,14 +1,23 @@
 """## What it does
 Reports a note whose `project` and `fact` were already recorded earlier in the
-store (compared after Unicode normalization, case folding and whitespace collapsing).
+store (compared after Unicode normalization, case folding, whitespace collapsing
+and dropping a final period).
 
 ## Why is this bad?
 Recall returns the fact twice, and a later correction has to retire two notes.
 
 ## Example
-Line 3 and line 9 both `{"project": "api", "fact": "Deploys run on Tuesdays."}`.
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+{"time": "2024-05-08T09:00:00Z", "project": "api", "fact": "Deploys run on tuesdays"}
+```
 
-Use instead: record a fact once.
+Use instead, the fact recorded once:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

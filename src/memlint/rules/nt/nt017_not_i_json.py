@@ -9,9 +9,15 @@ last; `1e400` becomes infinity or an error; a lone surrogate crashes UTF-8
 writers. The same store then means different things to different readers.
 
 ## Example
-`{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "A.", "fact": "B."}`
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "project": "web", \
+"fact": "Deploys run on Tuesdays."}
+```
 
-Use instead: one `fact` key per record.
+Use instead, one `project` key:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+```
 
 ## Fix safety
 No fix: the store is append-only, and which duplicate was meant is unknown.

@@ -6,9 +6,17 @@ JSONL has one record per line; many readers fail on an empty line, and blank
 lines often come from a hand edit of an append-only file.
 
 ## Example
-A record, an empty line, then the next record.
+```memlint-bad path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
 
-Use instead: records on consecutive lines.
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+```
+
+Use instead:
+```memlint-good path=notes.jsonl
+{"time": "2024-05-01T09:00:00Z", "project": "api", "fact": "Deploys run on Tuesdays."}
+{"time": "2024-05-02T09:00:00Z", "project": "api", "fact": "Tests run every night."}
+```
 
 ## Fix safety
 No fix: the store is append-only.

@@ -1,24 +1,33 @@
 """## What it does
 Reports credentials written in plain text: provider-shaped tokens (AWS access
 key IDs, GitHub, GitLab, Slack, Stripe live keys, OpenAI, Anthropic, Google API
-keys), JSON Web Tokens, bearer tokens and `password=` / `token:` / `api_key:`
-assignments with a real value.
+keys), Slack webhook URLs, JSON Web Tokens, bearer tokens and `password=` /
+`token:` / `api_key:` assignments with a real value.
 
 ## Why is this bad?
 Memory files are read into every future agent session, synced, shared and
 often committed; a credential there leaks to everyone who can read them.
 
 ## Example
-`Deploy with token: <a real token>` (a `ghp_` token, 40 characters).
+```memlint-bad path=staging.md
+Log in to the staging dashboard as `deploy`, password: hunter2-correct-horse
+```
 
-Use instead: `Deploy with the token from the CI secret store.` (or `token: [REDACTED]`).
+Use instead (or `password: [REDACTED]`):
+```memlint-good path=staging.md
+Log in to the staging dashboard as `deploy`; the password is in the team vault.
+```
+
+A provider token (`ghp_` and 36 more characters, `AKIA…`, `sk_live_…`) is
+reported the same way, with or without a `token:` label.
 
 ## Fix safety
 Unsafe: replaces the value with the redaction marker, which changes the memory's
 meaning. In note stores there is no fix (the store is append-only): rewrite the
-history and rotate the credential. Templates (`${TOKEN}`, `<token>`), environment
-variable names and placeholders (`xxx`, `changeme`, `...`) are not reported;
-the `allow-patterns` option (regexes) skips more values.
+history and rotate the credential. Not reported: templates (`${TOKEN}`,
+`<token>`), environment variable names, placeholders (`xxx`, `changeme`, `...`)
+and values under 6 characters; the `allow-patterns` option (regexes) skips more
+values.
 """
 
 from memlint.diagnostics import FixAvailability, Severity

@@ -1,20 +1,30 @@
 """## What it does
 Reports a PEM private key block (`-----BEGIN … PRIVATE KEY-----`), RSA, EC,
-OpenSSH, PKCS#8 or PGP.
+OpenSSH, PKCS#8 or PGP. A BEGIN line without its END line (a key cut off
+while pasting) is reported too.
 
 ## Why is this bad?
 A private key in a memory file is readable by every agent session and anyone
 the folder is shared with; it must be treated as compromised.
 
 ## Example
-A memory that pastes a deploy key between `-----BEGIN OPENSSH PRIVATE KEY-----`
-and its END line.
+```memlint-bad path=deploy_key.md
+The build server's deploy key:
 
-Use instead: `The deploy key lives in the team password manager.`
+-----BEGIN ENCRYPTED PRIVATE KEY-----
+MIIFHDBOBgkqhkiG9w0BBQ0w…
+-----END ENCRYPTED PRIVATE KEY-----
+```
+
+Use instead:
+```memlint-good path=deploy_key.md
+The build server's deploy key is in the team vault, entry `build-deploy-key`.
+```
 
 ## Fix safety
-Unsafe: replaces the whole block with the redaction marker. Note stores get no
-fix (append-only): rewrite the history and revoke the key.
+Unsafe: replaces the whole block (only the BEGIN line when the END line is
+missing) with the redaction marker. Note stores get no fix (append-only):
+rewrite the history and revoke the key.
 """
 
 from memlint.diagnostics import FixAvailability, Severity

@@ -6,9 +6,14 @@ Connection strings get copied into memories while debugging; the password then
 travels with every session and every copy of the folder.
 
 ## Example
-`The app reads postgres://app:<password>@db.internal:5432/prod.`
+```memlint-bad path=database.md
+The app reads postgres://app:hunter2-correct-horse@db.internal:5432/prod.
+```
 
-Use instead: `The app reads postgres://app:[REDACTED]@db.internal:5432/prod.`
+Use instead:
+```memlint-good path=database.md
+The app reads postgres://app:[REDACTED]@db.internal:5432/prod.
+```
 
 ## Fix safety
 Unsafe: replaces the password (only) with the redaction marker. Note stores get

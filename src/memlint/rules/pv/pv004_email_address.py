@@ -6,17 +6,24 @@ The note-capture contract asks for personal data to be redacted: an address in
 a memory identifies a person and is kept, synced and shared indefinitely.
 
 ## Example
-`Send the weekly report to jane.doe@acme-corp.com.`
+```memlint-bad path=reports.md
+Send the weekly report to jane.doe@acme-corp.com.
+```
 
-Use instead: `Send the weekly report to the finance lead.`
+Use instead:
+```memlint-good path=reports.md
+Send the weekly report to the finance lead.
+```
 
 ## Fix safety
 Unsafe: replaces the address with the redaction marker. Note stores get no fix.
 Not reported: reserved domains (`example.com`/`.org`/`.net`, `*.example`,
-`*.test`, `*.invalid`, `*.localhost`, `localhost`), `noreply`/`no-reply`
-senders, GitHub's `users.noreply.github.com`, SSH remotes (`git@host:`) and
-`name@2x.png` files. Option `allow-domains` (list) adds domains (subdomains
-included); `allow-patterns` (regexes) skips matching addresses.
+`*.test`, `*.invalid`, `*.localhost`, `*.local`, `localhost`), `noreply`,
+`no-reply`, `donotreply` and `mailer-daemon` senders, GitHub's
+`users.noreply.github.com`, SSH remotes (`git@host:`) and file names whose
+extension looks like a domain (`name@2x.png`). Option `allow-domains` (list)
+adds domains (subdomains included); `allow-patterns` (regexes) skips matching
+addresses.
 """
 
 from functools import partial
@@ -40,4 +47,5 @@ META = RuleMeta(
 
 def check(ctx, source):
     domains = string_list(ctx.options.get("allow-domains"))
-    yield from check_source(ctx, source, partial(find_emails, allow_domains=domains), "email")
+    detect = partial(find_emails, allow_domains=domains)
+    yield from check_source(ctx, source, detect, "personal data")

@@ -7,9 +7,14 @@ The user name is personal data, and a home path rarely means anything on the
 next machine or for the next teammate.
 
 ## Example
-`Logs are in /Users/jmiller/Library/Logs/agent.`
+```memlint-bad path=logs.md
+Agent logs are in /Users/jmiller/Library/Logs/agent.
+```
 
-Use instead: `Logs are in ~/Library/Logs/agent.`
+Use instead:
+```memlint-good path=logs.md
+Agent logs are in ~/Library/Logs/agent.
+```
 
 ## Fix safety
 Unsafe: replaces the user name with the redaction marker. Note stores get no
@@ -40,4 +45,4 @@ META = RuleMeta(
 def check(ctx, source):
     users = string_list(ctx.options.get("allow-users"))
     detect = partial(find_home_paths, allow_users=users)
-    yield from check_source(ctx, source, detect, "home path")
+    yield from check_source(ctx, source, detect, "personal data")

@@ -7,9 +7,14 @@ The note-capture contract asks for numeric identifiers to be redacted: they
 point at a person or an account and mean nothing to a future session.
 
 ## Example
-`Customer 7384920156473829 asked for a refund.`
+```memlint-bad path=refunds.md
+Customer account 483920175634 asked for a refund.
+```
 
-Use instead: `A customer asked for a refund.`
+Use instead:
+```memlint-good path=refunds.md
+A customer asked for a refund; the account number is in the support ticket.
+```
 
 ## Fix safety
 Unsafe: replaces the digits with the redaction marker. Note stores get no fix.
@@ -44,4 +49,4 @@ def check(ctx, source):
     if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
         minimum = 10
     detect = partial(find_numeric_ids, min_digits=minimum)
-    yield from check_source(ctx, source, detect, "numeric identifier")
+    yield from check_source(ctx, source, detect, "personal data")

@@ -8,13 +8,39 @@ memory points the agent at nothing, so the correction is lost. This is an
 error that gates.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
+name: coffee
 description: superseded by [[coffee-v3]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
 ```
 (no memory is named `coffee-v3`)
 
-Use instead: the name of the memory that replaces this one,
-`superseded by [[coffee-v2]]`.
+Use instead: the name of the memory that replaces this one:
+```memlint-good path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
+```
+```memlint-file path=coffee-v2.md
+---
+name: coffee-v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
 
 ## Fix safety
 No fix.

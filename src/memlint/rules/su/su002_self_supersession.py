@@ -7,13 +7,38 @@ The memory is marked retired but no replacement exists; the agent is sent
 in a circle. This is an error that gates.
 
 ## Example
-`coffee.md`:
-```yaml
+```memlint-bad path=coffee.md
+---
 name: coffee
 description: superseded by [[coffee]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
 ```
 
-Use instead: `superseded by [[coffee-v2]]`, naming a different memory.
+Use instead: name a different memory, the one that replaces this one:
+```memlint-good path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
+```
+```memlint-file path=coffee-v2.md
+---
+name: coffee-v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
 
 ## Fix safety
 No fix.

@@ -6,9 +6,41 @@ Every memory on the loop is retired and none is current: the agent has no
 valid fact to use. This is an error.
 
 ## Example
-`a`: `superseded by [[b]]`, `b`: `superseded by [[a]]`.
+`coffee` is superseded by `coffee-v2`:
+```memlint-file path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
 
-Use instead: make the current memory's description a real description again.
+Black filter coffee.
+```
+
+and `coffee-v2` points back at `coffee`:
+```memlint-bad path=coffee-v2.md
+---
+name: coffee-v2
+description: superseded by [[coffee]]
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
+
+Use instead: give the current memory a real description again:
+```memlint-good path=coffee-v2.md
+---
+name: coffee-v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
 
 ## Fix safety
 No fix: which memory is current is the author's call.

@@ -6,9 +6,51 @@ Readers that follow one step land on another retired memory; the chain
 grows with every correction.
 
 ## Example
-`a`: `superseded by [[b]]`, `b`: `superseded by [[c]]`.
+`coffee-v2` has itself been superseded by `coffee-v3`:
+```memlint-file path=coffee-v2.md
+---
+name: coffee-v2
+description: superseded by [[coffee-v3]]
+metadata:
+  type: user
+---
 
-Use instead: `a`: `superseded by [[c]]`.
+Oat flat white, no sugar.
+```
+```memlint-file path=coffee-v3.md
+---
+name: coffee-v3
+description: Decaf oat flat white after 2 pm
+metadata:
+  type: user
+---
+
+Oat flat white; decaf after 2 pm.
+```
+
+so this one-step link lands on a retired memory:
+```memlint-bad path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
+```
+
+Use instead: point at the end of the chain:
+```memlint-good path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v3]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
+```
 
 ## Fix safety
 Safe: the fix rewrites only the link target to the name of the last

@@ -8,10 +8,41 @@ that gates), although the intended successor plainly exists. The contract
 says to repair that file's `name`, not to re-point the supersession.
 
 ## Example
-`coffee.md`: `description: superseded by [[coffee-v2]]`;
-`coffee-v2.md`: `name: Coffee v2`.
+`coffee.md` is superseded by `coffee-v2`:
+```memlint-file path=coffee.md
+---
+name: coffee
+description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
 
-Use instead: `coffee-v2.md`: `name: coffee-v2`.
+Black filter coffee.
+```
+
+and the file `coffee-v2.md` exists, but its `name` has drifted:
+```memlint-bad path=coffee-v2.md
+---
+name: Coffee v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
+
+Use instead: repair that file's `name`:
+```memlint-good path=coffee-v2.md
+---
+name: coffee-v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
+```
 
 ## Fix safety
 Safe: the fix rewrites exactly the `name` value of the successor file

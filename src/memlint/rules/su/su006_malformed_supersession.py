@@ -11,13 +11,37 @@ Only the exact prefix marks a memory as retired: agents keep treating this
 one as current, and no rule checks that its successor exists.
 
 ## Example
-```yaml
+```memlint-bad path=coffee.md
+---
+name: coffee
 description: Superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
 ```
 
 Use instead:
-```yaml
+```memlint-good path=coffee.md
+---
+name: coffee
 description: superseded by [[coffee-v2]]
+metadata:
+  type: user
+---
+
+Black filter coffee.
+```
+```memlint-file path=coffee-v2.md
+---
+name: coffee-v2
+description: Oat flat white, no sugar
+metadata:
+  type: user
+---
+
+Oat flat white, no sugar.
 ```
 
 ## Fix safety

@@ -10,15 +10,29 @@ Without it the agent cannot judge edge cases, and nobody can tell later
 whether the memory still applies.
 
 ## Example
-```
+```memlint-bad path=feedback_force-push.md
+---
+name: No force-push
+description: Never force-push to main
+type: feedback
+---
+
 Never force-push to main.
+
 **How to apply:** use a branch and a pull request.
 ```
 
 Use instead:
-```
+```memlint-good path=feedback_force-push.md
+---
+name: No force-push
+description: Never force-push to main
+type: feedback
+---
+
 Never force-push to main.
-**Why:** CI deploys from main; a rewrite redeployed an old build.
+
+**Why:** CI deploys from main; a rewrite once redeployed an old build.
 **How to apply:** use a branch and a pull request.
 ```
 

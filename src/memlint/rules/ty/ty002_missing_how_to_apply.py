@@ -9,14 +9,28 @@ The typed contract asks every rule or project fact to say when and how it
 applies; without that the agent applies it everywhere or nowhere.
 
 ## Example
-```
+```memlint-bad path=feedback_force-push.md
+---
+name: No force-push
+description: Never force-push to main
+type: feedback
+---
+
 Never force-push to main.
+
 **Why:** CI deploys from main.
 ```
 
 Use instead:
-```
+```memlint-good path=feedback_force-push.md
+---
+name: No force-push
+description: Never force-push to main
+type: feedback
+---
+
 Never force-push to main.
+
 **Why:** CI deploys from main.
 **How to apply:** use a branch and a pull request.
 ```
