@@ -91,3 +91,18 @@ def test_crashing_rule_is_reported_and_exits_2(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert status == 2
     assert "MX002" in out and "LK001" in out and "KeyError" in out
+
+
+def test_hidden_class_matches_unicodedata():
+    """FS010's character class holds exactly the hidden categories (or unassigned points)."""
+    import sys
+    import unicodedata
+
+    from memlint.rules.fs.fs010_hidden_unicode import HIDDEN, HIDDEN_CATEGORIES
+
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        category = unicodedata.category(ch)
+        expected = category in HIDDEN_CATEGORIES and ch not in "\t\r\n"
+        matched = HIDDEN.match(ch) is not None
+        assert matched == expected or (matched and category == "Cn"), hex(code)

@@ -61,9 +61,9 @@ Always run the full test suite with `make test` before pushing to any branch.
 No fix: which copy to keep, and what to merge, is the author's choice.
 """
 
-import hashlib
 import re
-import struct
+import zlib
+from operator import eq
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
@@ -71,11 +71,14 @@ from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 SIGNATURE_SIZE = 64
 BAND_ROWS = 4
 EMPTY = (1 << 64) - 1
+EMPTY_BAND = (EMPTY,) * BAND_ROWS
 NEIGHBOURS = 8
+ESTIMATE_MARGIN = 0.2
 TOKEN = re.compile(
     r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
 )
-KEY = b"memlint-du001"
+MASK64 = (1 << 64) - 1
+MIX_A, MIX_B, MIX_C = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 
 META = RuleMeta(
     code="DU001",
@@ -88,17 +91,20 @@ META = RuleMeta(
 )
 
 
-def shingles(text: str, size: int = 3) -> set[int]:
-    """64-bit hashes of the word ``size``-grams of ``text`` (casefolded)."""
-    words = TOKEN.findall(text.casefold())
-    grams = (" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
+def shingles(text: str) -> set[int]:
+    """64-bit hashes of the word 3-grams of ``text`` (casefolded).
+
+    Each word is hashed once (CRC-32, deterministic across runs); a 3-gram's
+    hash mixes its three word hashes with odd 64-bit multipliers.
+    """
+    ids = list(map(zlib.crc32, map(str.encode, TOKEN.findall(text.casefold()))))
     return {
-        struct.unpack("<Q", hashlib.blake2b(g.encode(), digest_size=8, key=KEY).digest())[0]
-        for g in grams
+        ((a * MIX_A) ^ (b * MIX_B) ^ (c * MIX_C)) & MASK64
+        for a, b, c in zip(ids, ids[1:], ids[2:], strict=False)
     }
 
 
-def signature(hashes: set[int]) -> list[int]:
+def signature(hashes: set[int]) -> tuple[int, ...]:
     """One-permutation MinHash: the smallest hash in each of the buckets."""
     sig = [EMPTY] * SIGNATURE_SIZE
     for value in hashes:
@@ -106,10 +112,20 @@ def signature(hashes: set[int]) -> list[int]:
         rest = value >> 6
         if rest < sig[bucket]:
             sig[bucket] = rest
-    return sig
+    return tuple(sig)
 
 
-def candidate_pairs(signatures: list[list[int]]) -> set[tuple[int, int]]:
+def estimated_jaccard(first: tuple[int, ...], second: tuple[int, ...]) -> float:
+    """The share of buckets filled in both signatures that hold the same minimum
+    (buckets empty in one signature count as empty in both: a lower bound)."""
+    empty_first, empty_second = first.count(EMPTY), second.count(EMPTY)
+    filled = SIGNATURE_SIZE - max(empty_first, empty_second)
+    if filled <= 0:
+        return 0.0
+    return (sum(map(eq, first, second)) - min(empty_first, empty_second)) / filled
+
+
+def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
     """Pairs sharing a whole LSH band; each bucket pairs a member with its next
     few members only, so a large cluster costs linear, not quadratic, work."""
     pairs: set[tuple[int, int]] = set()
@@ -117,9 +133,8 @@ def candidate_pairs(signatures: list[list[int]]) -> set[tuple[int, int]]:
         buckets: dict[tuple[int, ...], list[int]] = {}
         for index, sig in enumerate(signatures):
             key = tuple(sig[band : band + BAND_ROWS])
-            if all(value == EMPTY for value in key):
-                continue
-            buckets.setdefault(key, []).append(index)
+            if key != EMPTY_BAND:
+                buckets.setdefault(key, []).append(index)
         for members in buckets.values():
             for position, first in enumerate(members):
                 for second in members[position + 1 : position + 1 + NEIGHBOURS]:
@@ -128,14 +143,28 @@ def candidate_pairs(signatures: list[list[int]]) -> set[tuple[int, int]]:
 
 
 def near_duplicates(texts: list[str], threshold: float, min_shingles: int):
-    """``(i, j, jaccard)`` for each pair of ``texts`` at or above ``threshold``."""
-    sets = [shingles(text) for text in texts]
-    usable = [i for i, s in enumerate(sets) if len(s) >= min_shingles]
-    sigs = [signature(sets[i]) for i in usable]
+    """``(i, j, jaccard)`` for each pair of ``texts`` at or above ``threshold``.
+
+    Only compact signatures are kept for every text; a candidate pair whose
+    estimated similarity is within ``ESTIMATE_MARGIN`` of the threshold is
+    verified with the exact Jaccard similarity of the two shingle sets.
+    """
+    usable: list[int] = []
+    sigs: list[tuple[int, ...]] = []
+    for index, text in enumerate(texts):
+        hashes = shingles(text)
+        if len(hashes) >= min_shingles:
+            usable.append(index)
+            sigs.append(signature(hashes))
+    exact: dict[int, set[int]] = {}
     found = []
     for a, b in sorted(candidate_pairs(sigs)):
-        first, second = sets[usable[a]], sets[usable[b]]
-        jaccard = len(first & second) / len(first | second)
+        if estimated_jaccard(sigs[a], sigs[b]) < threshold - ESTIMATE_MARGIN:
+            continue
+        first = exact.get(a) or exact.setdefault(a, shingles(texts[usable[a]]))
+        second = exact.get(b) or exact.setdefault(b, shingles(texts[usable[b]]))
+        shared = len(first & second)
+        jaccard = shared / (len(first) + len(second) - shared)
         if jaccard >= threshold:
             found.append((usable[a], usable[b], jaccard))
     return found
