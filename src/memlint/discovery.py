@@ -67,7 +67,9 @@ class Discovery:
         self._add_file(path)
 
     def display(self, path: str) -> str:
-        rel = os.path.relpath(path, self.cwd) if path.startswith(self.cwd + os.sep) else path
+        """``path`` relative to the working directory when below it (sliced, not relpath)."""
+        prefix = self.cwd.rstrip(os.sep) + os.sep
+        rel = path[len(prefix) :] if path.startswith(prefix) else path
         return rel.replace(os.sep, "/")
 
     # -- finding roots ---------------------------------------------------------
@@ -307,11 +309,18 @@ def _scandir(directory: str) -> list[os.DirEntry]:
         return []
 
 
+GLOB_CHARS = frozenset("*?[")
+
+
 def _matches(rel: str, patterns: set[str]) -> bool:
+    """Whether ``rel`` or its file name is one of ``patterns`` (names or globs)."""
     name = rel.rsplit("/", 1)[-1]
+    if name in patterns or rel in patterns:
+        return True
     return any(
-        name == pattern or fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
+        fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
         for pattern in patterns
+        if not GLOB_CHARS.isdisjoint(pattern)
     )
 
 

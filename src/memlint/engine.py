@@ -74,22 +74,33 @@ def _run(
     if meta.scope is not Scope.NOTES and store.profile not in meta.profiles:
         return []
     ctx = RuleContext(store, settings, meta)
-    found: list[Diagnostic] = []
-    for target, source in targets:
+    if cache is not None and meta.scope is Scope.FILE:
+        found: list[Diagnostic] = []
+        for target, source in targets:
 
-        def run(target=target, source=source) -> list[Diagnostic]:
-            results: list[Diagnostic] = []
-            try:
-                results.extend(rule.check(ctx, target))
-            except Exception as exc:  # a broken rule is reported, the run goes on
-                results.append(_crash(meta.code, store, source, exc))
-            return results
+            def run(target=target, source=source) -> list[Diagnostic]:
+                return _checked(rule, ctx, store, target, source)
 
-        if cache is not None and meta.scope is Scope.FILE:
             found.extend(cached_file_results(cache, store.profile, meta.code, source, run))
-        else:
-            found.extend(run())
+        return found
+    found = []
+    check = rule.module.check
+    for target, source in targets:
+        try:
+            found.extend(check(ctx, target))
+        except Exception as exc:  # a broken rule is reported, the run goes on
+            found.append(_crash(meta.code, store, source, exc))
     return found
+
+
+def _checked(rule: Rule, ctx: RuleContext, store: Store, target, source) -> list[Diagnostic]:
+    """One rule on one target, a crash turned into an MX002 diagnostic."""
+    results: list[Diagnostic] = []
+    try:
+        results.extend(rule.check(ctx, target))
+    except Exception as exc:  # a broken rule is reported, the run goes on
+        results.append(_crash(rule.meta.code, store, source, exc))
+    return results
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
