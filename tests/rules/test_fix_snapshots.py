@@ -1,7 +1,9 @@
-"""Snapshot tests of the fixes rules declare: splice each safe fix's edits into
-the raw bytes and compare with the case file's ``fixed`` contents.
+"""Per fixable rule, the fixed bytes as a snapshot: the case files' ``fixed`` contents.
 
-Independent of the fix engine: this checks what the rules *declare*.
+Each case runs through the real fix engine (unsafe fixes included, only the rule
+under test selected) on a store written to disk; every file of the store after
+fixing must equal the case's ``files`` overlaid with its ``fixed`` entries, and a
+second fix run must change nothing.
 """
 
 from __future__ import annotations
@@ -11,58 +13,60 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memlint.diagnostics import Applicability
-from tests.helpers import lint_files
+from memlint.config import Settings, settings_from_mapping
+from memlint.diagnostics import FixAvailability
+from memlint.engine import selected_rules
+from memlint.fixer import fix_paths
+from memlint.rules import REGISTRY
+from tests.helpers import write_files
 
 CASES_DIR = Path(__file__).parent / "cases"
-FIXABLE = ("FS003", "FS008", "ID001", "LK003", "LK004", "SU004", "SU005")
+FIXABLE = sorted(code for code, m in REGISTRY.items() if m.META.fix is not FixAvailability.NONE)
+
+
+def _case_file(code: str) -> dict:
+    return yaml.safe_load((CASES_DIR / f"{code}.yml").read_text(encoding="utf-8"))
 
 
 def _fixed_cases():
     for code in FIXABLE:
-        data = yaml.safe_load((CASES_DIR / f"{code}.yml").read_text(encoding="utf-8"))
-        for name, case in data["cases"].items():
-            if case["expect"]:
+        for name, case in _case_file(code)["cases"].items():
+            if "fixed" in case:
                 yield pytest.param(code, case, id=f"{code}-{name}")
-
-
-def splice(raw: bytes, edits) -> bytes:
-    """Apply non-overlapping edits to ``raw`` (last first, so offsets stay valid)."""
-    out = raw
-    last_start = len(raw) + 1
-    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        assert edit.end <= last_start, "overlapping edits"
-        out = out[: edit.start] + edit.content.encode("utf-8") + out[edit.end :]
-        last_start = edit.start
-    return out
 
 
 def _encode(content) -> bytes:
     return content["bytes"].encode("latin-1") if isinstance(content, dict) else content.encode()
 
 
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memlint_cache" not in p.parts
+    }
+
+
+def _fix(root: Path, code: str, config: dict | None):
+    settings = settings_from_mapping(config) if config else Settings()
+    settings = settings.with_overrides(select=(code,))
+    return fix_paths([str(root)], settings, selected_rules(settings), unsafe=True, cwd=str(root))
+
+
 @pytest.mark.parametrize(("code", "case"), list(_fixed_cases()))
 def test_fix_produces_expected_bytes(tmp_path, code, case):
-    found = [d for d in lint_files(tmp_path, case["files"], select=[code]) if d.code == code]
-    edits: dict[str, list] = {}
-    for diagnostic in found:
-        if diagnostic.fix is not None:
-            assert diagnostic.fix.applicability is Applicability.SAFE
-            for edit in diagnostic.fix.edits:
-                edits.setdefault(edit.path, []).append(edit)
-    expected = case.get("fixed", {})
-    for rel, content in case["files"].items():
-        path = tmp_path / rel
-        after = splice(path.read_bytes(), edits.pop(str(path), []))
-        want = _encode(expected[rel]) if rel in expected else _encode(content)
-        assert after == want, rel
-    assert not edits, f"edits outside the store's files: {list(edits)}"
+    write_files(tmp_path, case["files"])
+    outcome = _fix(tmp_path, code, case.get("config"))
+    assert not outcome.errors
+    expected = {rel: _encode(c) for rel, c in {**case["files"], **case["fixed"]}.items()}
+    assert _tree(tmp_path) == expected
+    assert not _fix(tmp_path, code, case.get("config")).changes, "second fix run changed files"
 
 
 def test_every_fixable_rule_has_a_fixed_snapshot():
-    with_fixed = set()
-    for code in FIXABLE:
-        data = yaml.safe_load((CASES_DIR / f"{code}.yml").read_text(encoding="utf-8"))
-        if any("fixed" in case for case in data["cases"].values()):
-            with_fixed.add(code)
-    assert with_fixed == set(FIXABLE)
+    missing = [
+        code
+        for code in FIXABLE
+        if not any("fixed" in case for case in _case_file(code)["cases"].values())
+    ]
+    assert not missing, f"fixable rules without a `fixed` snapshot: {missing}"
