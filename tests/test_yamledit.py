@@ -12,12 +12,13 @@ from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.yamledit import double_quoted, plain_is_safe, replace_scalar
 
 
-def _rewrite(raw: bytes, key: str, value: str) -> bytes | None:
+def _rewrite(raw: bytes, key: str, value: str) -> bytes | str:
+    """The rewritten bytes, or the reason the edit was refused."""
     source = SourceFile("/store/a.md", "a.md", "a.md")
     decode_into(source, raw)
     edit = replace_scalar(source, parse_frontmatter(source.text), key, value)
-    if edit is None:
-        return None
+    if isinstance(edit, str):
+        return edit
     return raw[: edit.start] + edit.content.encode() + raw[edit.end :]
 
 
@@ -54,26 +55,27 @@ def test_rewrites_only_the_scalar(raw, key, value, expected):
 
 
 @pytest.mark.parametrize(
-    "raw",
+    ("raw", "reason"),
     [
-        b"---\nname: |\n  x\n---\n",
-        b"---\nname: >\n  x\n---\n",
-        b"---\nname: x\nname: y\n---\n",
-        b"---\nname: &a x\nother: *a\n---\n",
-        b"---\n{name: x}\n---\n",
-        b"---\n# c\n{name: x}\n---\n",
-        b"---\nname: [x]\n---\n",
-        b"---\nname:\n---\n",
-        b"---\nname: x\n",
-        b"---\nname: x: y\n---\n",
+        (b"---\nname: |\n  x\n---\n", "`name` is a block scalar"),
+        (b"---\nname: >\n  x\n---\n", "`name` is a block scalar"),
+        (b"---\nname: x\nname: y\n---\n", "the frontmatter does not load cleanly"),
+        (b"---\nname: &a x\nother: *a\n---\n", "the frontmatter does not load cleanly"),
+        (b"---\n{name: x}\n---\n", "the frontmatter is a flow mapping"),
+        (b"---\n# c\n{name: x}\n---\n", "the frontmatter is a flow mapping"),
+        (b"---\nname: [x]\n---\n", "`name` is not a plain value"),
+        (b"---\nname:\n---\n", "`name` has no value to replace"),
+        (b"---\nname: x\n", "the frontmatter does not load cleanly"),
+        (b"---\nname: x: y\n---\n", "the frontmatter does not load cleanly"),
     ],
 )
-def test_refuses_risky_edits(raw):
-    assert _rewrite(raw, "name", "new") is None
+def test_refuses_risky_edits(raw, reason):
+    assert _rewrite(raw, "name", "new") == reason
 
 
 def test_refuses_flow_parent():
-    assert _rewrite(b"---\nmetadata: {type: x}\n---\n", "metadata.type", "user") is None
+    refused = _rewrite(b"---\nmetadata: {type: x}\n---\n", "metadata.type", "user")
+    assert refused == "`metadata.type` is not a plain value"
 
 
 @settings(max_examples=150, deadline=None)
@@ -82,7 +84,7 @@ def test_any_value_round_trips(value):
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in value):
         return
     after = _rewrite(b"---\nname: old\ndescription: d # c\n---\nBody\n", "name", value)
-    if after is None:
+    if isinstance(after, str):
         return
     text = after.decode("utf-8")
     loaded = yaml.safe_load(text.split("---\n")[1])

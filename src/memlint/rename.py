@@ -101,8 +101,8 @@ def plan_move(old: str, new: str, settings: Settings, cwd: str) -> MovePlan:
     has_name = frontmatter is not None and "name" in frontmatter.fields
     if linked and has_name and memory.name != new_stem:
         edit = replace_scalar(memory.file, frontmatter, "name", new_stem)
-        if edit is None:
-            raise MoveError(f"{memory.file.display}: cannot safely rewrite its `name`")
+        if isinstance(edit, str):
+            raise MoveError(f"{memory.file.display}: cannot safely rewrite its `name`: {edit}")
         edits.setdefault(memory.file.path, []).append(edit)
     for other in store.memories:
         links = list(other.links)

@@ -106,3 +106,17 @@ def test_hidden_class_matches_unicodedata():
         expected = category in HIDDEN_CATEGORIES and ch not in "\t\r\n"
         matched = HIDDEN.match(ch) is not None
         assert matched == expected or (matched and category == "Cn"), hex(code)
+
+
+def test_refused_name_fix_says_why(tmp_path):
+    from tests.helpers import lint_files
+
+    files = {
+        "MEMORY.md": "- [a](a.md) — a\n- [b](b.md) — b\n- [c](c.md) — c\n",
+        "a.md": "---\nname: a\ndescription: a\nmetadata:\n  type: user\n---\nBody\n",
+        "b.md": "---\nname: b\ndescription: b\nmetadata:\n  type: user\n---\nBody\n",
+        "c.md": "---\nname: |\n  other\ndescription: c\nmetadata:\n  type: user\n---\nBody\n",
+    }
+    (found,) = lint_files(tmp_path, files, select=["ID001"])
+    assert found.fix is None
+    assert found.notes == ("no automatic fix: `name` is a block scalar; edit `name` by hand",)

@@ -88,25 +88,27 @@ def find_field(frontmatter: Frontmatter, key: str) -> Field | None:
 
 def replace_scalar(
     source: SourceFile, frontmatter: Frontmatter | None, key: str, new_value: str
-) -> Edit | None:
-    """An edit setting the string scalar at ``key`` to ``new_value``, or ``None`` when
-    that cannot be done without risk."""
+) -> Edit | str:
+    """An edit setting the string scalar at ``key`` to ``new_value``, or the reason
+    (a short phrase) why that cannot be done without risk."""
     text = source.text
     if text is None or frontmatter is None or not frontmatter.parsed or frontmatter.problems:
-        return None
+        return "the frontmatter does not load cleanly"
     if key.partition(".")[0] in frontmatter.duplicate_keys:
-        return None
+        return f"`{key}` is written twice"
     if FLOW_ROOT.match(text, frontmatter.content_start):
-        return None
+        return "the frontmatter is a flow mapping"
     found = find_field(frontmatter, key)
     if found is None or found.children is not None or found.flow:
-        return None
-    if found.style not in ("", "'", '"') or found.value_end <= found.value_start:
-        return None
+        return f"`{key}` is not a plain value"
+    if found.style not in ("", "'", '"'):
+        return f"`{key}` is a block scalar"
+    if found.value_end <= found.value_start:
+        return f"`{key}` has no value to replace"
     replacement = scalar_text(new_value, found.style or "")
     edited = text[: found.value_start] + replacement + text[found.value_end :]
     if not _only_changes(frontmatter, parse_frontmatter(edited), key, new_value):
-        return None
+        return "the edit would change other values (anchors, aliases or tags)"
     return source.edit(found.value_start, found.value_end, replacement)
 
 

@@ -85,11 +85,12 @@ def check(ctx, memory):
         return
     found = memory.frontmatter.fields["name"]
     edit = replace_scalar(memory.file, memory.frontmatter, "name", memory.stem)
-    fix = Fix.safe(f"Set `name` to `{escape(memory.stem)}`", edit) if edit else None
+    refused = isinstance(edit, str)
     yield ctx.report(
         memory.file,
         found.value_start,
         found.value_end,
         f"`name` is `{escape(shorten(name, 60))}` but the file is `{escape(memory.stem)}.md`",
-        fix=fix,
+        fix=None if refused else Fix.safe(f"Set `name` to `{escape(memory.stem)}`", edit),
+        notes=(f"no automatic fix: {edit}; edit `name` by hand",) if refused else (),
     )

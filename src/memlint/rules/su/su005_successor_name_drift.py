@@ -78,10 +78,9 @@ def check(ctx, memory):
     target = link.target
     current = target_file.name
     has_name = current is not None and current.strip()
-    fix = None
     edit = replace_scalar(target_file.file, target_file.frontmatter, "name", target)
-    if edit is not None:
-        fix = Fix.safe(f"Set `name` of {escape(target_file.file.rel)} to `{escape(target)}`", edit)
+    refused = isinstance(edit, str)
+    title = f"Set `name` of {escape(target_file.file.rel)} to `{escape(target)}`"
     described = f"is named `{escape(shorten(current, 60))}`" if has_name else "has no name"
     yield ctx.report(
         memory.file,
@@ -89,5 +88,6 @@ def check(ctx, memory):
         link.target_end,
         f"successor `[[{escape(shorten(target, 60))}]]` does not resolve by name, but the file "
         f"{escape(target_file.file.rel)} exists and {described}; repair that file's `name`",
-        fix=fix,
+        fix=None if refused else Fix.safe(title, edit),
+        notes=(f"no automatic fix: {edit}",) if refused else (),
     )
