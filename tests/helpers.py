@@ -82,3 +82,43 @@ def utf8_texts(paths) -> list[str]:
         except UnicodeDecodeError:
             continue
     return found
+
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def generate_store(path: Path, files: int, **options) -> Path:
+    """A store written by the project's own generator ``bench/gen_store.py``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_store", BENCH / "gen_store.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.generate(str(path), files, **options)
+    return path
+
+
+def tree_fingerprint(top: Path) -> dict[str, str]:
+    """Every entry below ``top`` (relative path): content hash and mode for regular
+    files, target for links, kind otherwise. Never opens anything but regular files."""
+    import hashlib
+    import stat
+
+    found: dict[str, str] = {}
+    for directory, dirs, names in os.walk(top):
+        for name in dirs + names:
+            path = os.path.join(directory, name)
+            rel = os.path.relpath(path, top)
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                found[rel] = "link:" + os.readlink(path)
+            elif stat.S_ISREG(st.st_mode):
+                try:
+                    with open(path, "rb") as handle:
+                        digest = hashlib.sha256(handle.read()).hexdigest()
+                except OSError:
+                    digest = "unreadable"
+                found[rel] = f"{stat.S_IMODE(st.st_mode):o}:{digest}"
+            else:
+                found[rel] = f"{stat.S_IFMT(st.st_mode):o}:{stat.S_IMODE(st.st_mode):o}"
+    return found

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,19 +12,12 @@ from memlint.cli import main
 from memlint.config import Settings
 from memlint.discovery import discover
 from memlint.engine import lint_store, selected_rules
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.helpers import generate_store
 
 
 @pytest.fixture
 def generated(tmp_path: Path) -> Path:
-    sys.path.insert(0, str(BENCH))
-    try:
-        from gen_store import generate
-    finally:
-        sys.path.remove(str(BENCH))
-    store = tmp_path / "store"
-    generate(str(store), 120, seed=7, defect_rate=0.3, notes=20)
+    store = generate_store(tmp_path / "store", 120, seed=7, defect_rate=0.3, notes=20)
     return store
 
 

@@ -18,9 +18,8 @@ from memlint.sources.frontmatter import (
     load_yaml,
     parse_frontmatter,
 )
-from tests.helpers import SHARED, shared_available, utf8_texts
+from tests.helpers import SHARED, generate_store, shared_available, utf8_texts
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 BASE = 4
 
 
@@ -95,12 +94,7 @@ def test_parse_frontmatter_uses_the_fast_result() -> None:
 
 
 def test_generated_store_agrees(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH))
-    try:
-        from gen_store import generate
-    finally:
-        sys.path.remove(str(BENCH))
-    generate(str(tmp_path), 300, seed=3)
+    generate_store(tmp_path, 300, seed=3)
     blocks = blocks_of(sorted(tmp_path.rglob("*.md")))
     answered = sum(agrees(content) for content in blocks)
     assert answered >= len(blocks) * 0.8

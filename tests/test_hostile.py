@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import resource
-import stat
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import SHARED
+from tests.helpers import SHARED, tree_fingerprint
 
 GENERATOR = SHARED / "corpus" / "hostile_corpus.py"
 TIMEOUT = 20
@@ -32,27 +30,6 @@ def hostile_corpus(tmp_path_factory) -> Path:
         timeout=120,
     )
     return out
-
-
-def tree_fingerprint(top: Path) -> dict[str, str]:
-    """Every entry below ``top``: content hash for files, target for links, kind otherwise."""
-    found: dict[str, str] = {}
-    for directory, dirs, files in os.walk(top):
-        for name in dirs + files:
-            path = os.path.join(directory, name)
-            st = os.lstat(path)
-            if stat.S_ISLNK(st.st_mode):
-                found[path] = "link:" + os.readlink(path)
-            elif stat.S_ISREG(st.st_mode):
-                try:
-                    with open(path, "rb") as handle:
-                        digest = hashlib.sha256(handle.read()).hexdigest()
-                except OSError:
-                    digest = "unreadable"
-                found[path] = f"{stat.S_IMODE(st.st_mode):o}:{digest}"
-            else:
-                found[path] = f"{stat.S_IFMT(st.st_mode):o}:{stat.S_IMODE(st.st_mode):o}"
-    return found
 
 
 def _limit_memory() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -14,29 +13,9 @@ from memlint.config import Settings
 from memlint.engine import selected_rules
 from memlint.fixer import fix_paths
 from memlint.writer import TEMP_PREFIX
-from tests.helpers import SHARED, shared_available
+from tests.helpers import SHARED, shared_available, tree_fingerprint
 
 GENERATOR = SHARED / "corpus" / "hostile_corpus.py"
-
-
-def _tree(root: str) -> dict[str, str]:
-    """Relative path -> sha256 (or the link target / kind) of everything under ``root``."""
-    found = {}
-    for directory, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = os.path.join(directory, name)
-            rel = os.path.relpath(path, root)
-            if os.path.islink(path):
-                found[rel] = "link:" + os.readlink(path)
-            elif os.path.isfile(path):
-                try:
-                    with open(path, "rb") as handle:
-                        found[rel] = hashlib.sha256(handle.read()).hexdigest()
-                except OSError:
-                    found[rel] = "unreadable"
-            else:
-                found[rel] = "dir" if os.path.isdir(path) else "special"
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +33,7 @@ def corpus(tmp_path_factory):
 
 
 def _outside(case_dir: str) -> dict[str, str]:
-    return {k: v for k, v in _tree(case_dir).items() if not k.startswith("memory")}
+    return {k: v for k, v in tree_fingerprint(case_dir).items() if not k.startswith("memory")}
 
 
 def _run_fix(cwd: str, paths: list[str]) -> list[str]:
@@ -76,7 +55,7 @@ def _run_fix(cwd: str, paths: list[str]) -> list[str]:
 
 def _check_case(case_dir: str, outside_before: dict[str, str]) -> list[str]:
     problems = []
-    after = _tree(case_dir)
+    after = tree_fingerprint(case_dir)
     if {k: v for k, v in after.items() if not k.startswith("memory")} != outside_before:
         problems.append("changed something outside memory/")
     if any(os.path.basename(k).startswith(TEMP_PREFIX) for k in after):

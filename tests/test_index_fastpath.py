@@ -13,9 +13,7 @@ from hypothesis import strategies as st
 from memlint.sources import index as index_module
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
-from tests.helpers import SHARED, shared_available, utf8_texts
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.helpers import SHARED, generate_store, shared_available, utf8_texts
 
 
 def both(text: str) -> tuple[list, list | None]:
@@ -43,12 +41,7 @@ def agrees(text: str) -> bool:
 
 
 def test_generated_index_takes_the_scan(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH))
-    try:
-        from gen_store import generate
-    finally:
-        sys.path.remove(str(BENCH))
-    generate(str(tmp_path), 200, seed=5, defect_rate=0.3)
+    generate_store(tmp_path, 200, seed=5, defect_rate=0.3)
     assert agrees((tmp_path / "MEMORY.md").read_text(encoding="utf-8"))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,7 @@ from memlint.cache import CacheSet, memory_facts
 from memlint.config import Settings
 from memlint.discovery import discover
 from memlint.engine import lint_store, selected_rules
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.helpers import generate_store
 
 pytestmark = pytest.mark.skipif(
     not parallel._can_fork() or parallel.usable_cpus() < 2, reason="needs fork and 2 CPUs"
@@ -22,13 +20,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def generated(tmp_path: Path) -> Path:
-    sys.path.insert(0, str(BENCH))
-    try:
-        from gen_store import generate
-    finally:
-        sys.path.remove(str(BENCH))
-    store = tmp_path / "store"
-    generate(str(store), 150, seed=11, defect_rate=0.3)
+    store = generate_store(tmp_path / "store", 150, seed=11, defect_rate=0.3)
     (store / "odd.md").write_text("---\nname: [x, &a y]\ndescription: *a\n---\n[[a]]\n")
     return store
 

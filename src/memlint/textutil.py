@@ -7,19 +7,17 @@ def escape(text: str) -> str:
     """Escape control, format (bidi, zero-width), separator and surrogate characters."""
     if text.isprintable():
         return text
-    out = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-        else:
-            code = ord(ch)
-            if code <= 0xFF:
-                out.append(f"\\x{code:02x}")
-            elif code <= 0xFFFF:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
-    return "".join(out)
+    return "".join(ch if ch.isprintable() else escape_char(ch) for ch in text)
+
+
+def escape_char(ch: str) -> str:
+    """``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN`` for one character (YAML and Python agree)."""
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 def shorten(text: str, limit: int = 80) -> str:

@@ -15,6 +15,7 @@ import re
 from memlint.diagnostics import Edit
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import Field, Frontmatter, parse_frontmatter, yaml_module
+from memlint.textutil import escape_char
 
 FLOW_ROOT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*\{")
 PLAIN_FIRST = re.compile(r"[^\W]", re.UNICODE)
@@ -45,13 +46,7 @@ def double_quoted(value: str) -> str:
         elif ch.isprintable():
             out.append(ch)
         else:
-            code = ord(ch)
-            if code <= 0xFF:
-                out.append(f"\\x{code:02x}")
-            elif code <= 0xFFFF:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
+            out.append(escape_char(ch))
     out.append('"')
     return "".join(out)
 
