@@ -130,12 +130,15 @@ def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
     few members only, so a large cluster costs linear, not quadratic, work."""
     pairs: set[tuple[int, int]] = set()
     for band in range(0, SIGNATURE_SIZE, BAND_ROWS):
+        end = band + BAND_ROWS
         buckets: dict[tuple[int, ...], list[int]] = {}
         for index, sig in enumerate(signatures):
-            key = tuple(sig[band : band + BAND_ROWS])
+            key = sig[band:end]
             if key != EMPTY_BAND:
                 buckets.setdefault(key, []).append(index)
         for members in buckets.values():
+            if len(members) < 2:
+                continue
             for position, first in enumerate(members):
                 for second in members[position + 1 : position + 1 + NEIGHBOURS]:
                     pairs.add((first, second))
