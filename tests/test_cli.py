@@ -222,3 +222,13 @@ def test_python_dash_m_and_console_script(store):
         env=env,
     )
     assert proc.returncode == 1 and "FS002" in proc.stdout
+
+
+def test_plural():
+    from memlint.textutil import plural
+
+    assert [plural(1, "error"), plural(2, "error"), plural(2, "hidden fix")] == [
+        "1 error",
+        "2 errors",
+        "2 hidden fixes",
+    ]

@@ -26,4 +26,7 @@ def shorten(text: str, limit: int = 80) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """``1 error``, ``2 errors``, ``2 hidden fixes``."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}es" if word.endswith(("s", "x", "sh", "ch")) else f"{count} {word}s"
