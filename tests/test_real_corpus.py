@@ -57,6 +57,7 @@ def test_no_rule_crashes(results):
 
 
 def test_linked_only_rules_stay_in_linked_stores(results):
+    assert "ID001" in LINKED_ONLY
     misapplied = [
         (name, d.code)
         for name, runs in results.items()
