@@ -25,7 +25,7 @@ from memlint.sources.markdown import WikiLink
 from memlint.store import Memory
 
 CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 1
+FORMAT = 2
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by memlint.\n"
@@ -233,11 +233,11 @@ def memory_facts(memory) -> tuple:
         (x.raw, x.target, x.heading, x.label, x.start, x.end, x.target_start, x.target_end)
         for x in memory.links
     )
-    return (frontmatter_facts(memory.frontmatter), memory.body_start, links)
+    return (frontmatter_facts(memory.frontmatter), memory.body_start, links, memory.fingerprint)
 
 
 def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
-    frontmatter, body_start, links = facts
+    frontmatter, body_start, links, fingerprint = facts
     stem = source.rel.rsplit("/", 1)[-1][:-3]
     return Memory(
         source,
@@ -245,6 +245,7 @@ def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
         rebuild_frontmatter(frontmatter),
         body_start,
         [WikiLink(*link) for link in links],
+        fingerprint,
     )
 
 

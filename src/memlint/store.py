@@ -8,6 +8,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from memlint.similarity import Fingerprint, fingerprint
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import Field, Frontmatter, parse_frontmatter
 from memlint.sources.index import IndexEntry, parse_index
@@ -40,6 +41,7 @@ class Memory:
     frontmatter: Frontmatter | None
     body_start: int
     links: list[WikiLink] = field(default_factory=list)
+    fingerprint: Fingerprint = (0, ())
 
     @property
     def name(self) -> str | None:
@@ -79,6 +81,11 @@ class Memory:
     @property
     def body(self) -> str:
         return (self.file.text or "")[self.body_start :]
+
+    @property
+    def similarity_text(self) -> str:
+        """What near-duplicate detection compares: description and body."""
+        return f"{self.description or ''}\n{self.body}"
 
 
 @dataclass(slots=True, eq=False)
@@ -178,7 +185,9 @@ def load_memory(source: SourceFile) -> Memory:
     frontmatter = parse_frontmatter(text)
     body_start = frontmatter.end if frontmatter is not None else 0
     links = scan_wikilinks(text, body_start) if "[[" in text else []
-    return Memory(source, stem, frontmatter, body_start, links)
+    memory = Memory(source, stem, frontmatter, body_start, links)
+    memory.fingerprint = fingerprint(memory.similarity_text)
+    return memory
 
 
 def load_index(source: SourceFile) -> Index:

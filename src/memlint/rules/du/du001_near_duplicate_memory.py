@@ -61,24 +61,16 @@ Always run the full test suite with `make test` before pushing to any branch.
 No fix: which copy to keep, and what to merge, is the author's choice.
 """
 
-import re
-import zlib
 from operator import eq
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.similarity import EMPTY, SIGNATURE_SIZE, Fingerprint, fingerprint, shingles
 
-SIGNATURE_SIZE = 64
 BAND_ROWS = 4
-EMPTY = (1 << 64) - 1
 EMPTY_BAND = (EMPTY,) * BAND_ROWS
 NEIGHBOURS = 8
 ESTIMATE_MARGIN = 0.2
-TOKEN = re.compile(
-    r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
-)
-MASK64 = (1 << 64) - 1
-MIX_A, MIX_B, MIX_C = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 
 META = RuleMeta(
     code="DU001",
@@ -91,34 +83,12 @@ META = RuleMeta(
 )
 
 
-def shingles(text: str) -> set[int]:
-    """64-bit hashes of the word 3-grams of ``text`` (casefolded).
-
-    Each word is hashed once (CRC-32, deterministic across runs); a 3-gram's
-    hash mixes its three word hashes with odd 64-bit multipliers.
-    """
-    ids = list(map(zlib.crc32, map(str.encode, TOKEN.findall(text.casefold()))))
-    return {
-        ((a * MIX_A) ^ (b * MIX_B) ^ (c * MIX_C)) & MASK64
-        for a, b, c in zip(ids, ids[1:], ids[2:], strict=False)
-    }
-
-
-def signature(hashes: set[int]) -> tuple[int, ...]:
-    """One-permutation MinHash: the smallest hash in each of the buckets."""
-    sig = [EMPTY] * SIGNATURE_SIZE
-    for value in hashes:
-        bucket = value % SIGNATURE_SIZE
-        rest = value >> 6
-        if rest < sig[bucket]:
-            sig[bucket] = rest
-    return tuple(sig)
-
-
-def estimated_jaccard(first: tuple[int, ...], second: tuple[int, ...]) -> float:
+def estimated_jaccard(
+    first: tuple[int, ...], second: tuple[int, ...], empty_first: int, empty_second: int
+) -> float:
     """The share of buckets filled in both signatures that hold the same minimum
-    (buckets empty in one signature count as empty in both: a lower bound)."""
-    empty_first, empty_second = first.count(EMPTY), second.count(EMPTY)
+    (buckets empty in one signature count as empty in both: a lower bound);
+    ``empty_*`` are the signatures' counts of empty buckets."""
     filled = SIGNATURE_SIZE - max(empty_first, empty_second)
     if filled <= 0:
         return 0.0
@@ -145,24 +115,28 @@ def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
     return pairs
 
 
-def near_duplicates(texts: list[str], threshold: float, min_shingles: int):
+def near_duplicates(
+    texts: list[str],
+    threshold: float,
+    min_shingles: int,
+    fingerprints: list[Fingerprint] | None = None,
+):
     """``(i, j, jaccard)`` for each pair of ``texts`` at or above ``threshold``.
 
-    Only compact signatures are kept for every text; a candidate pair whose
-    estimated similarity is within ``ESTIMATE_MARGIN`` of the threshold is
-    verified with the exact Jaccard similarity of the two shingle sets.
+    Candidates come from the texts' fingerprints (computed here when not given);
+    a candidate whose estimated similarity is within ``ESTIMATE_MARGIN`` of the
+    threshold is verified with the exact Jaccard similarity of the shingle sets.
     """
-    usable: list[int] = []
-    sigs: list[tuple[int, ...]] = []
-    for index, text in enumerate(texts):
-        hashes = shingles(text)
-        if len(hashes) >= min_shingles:
-            usable.append(index)
-            sigs.append(signature(hashes))
+    if fingerprints is None:
+        fingerprints = [fingerprint(text) for text in texts]
+    usable = [i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles]
+    sigs = [fingerprints[i][1] for i in usable]
+    empties = [sig.count(EMPTY) for sig in sigs]
     exact: dict[int, set[int]] = {}
     found = []
     for a, b in sorted(candidate_pairs(sigs)):
-        if estimated_jaccard(sigs[a], sigs[b]) < threshold - ESTIMATE_MARGIN:
+        estimate = estimated_jaccard(sigs[a], sigs[b], empties[a], empties[b])
+        if estimate < threshold - ESTIMATE_MARGIN:
             continue
         first = exact.get(a) or exact.setdefault(a, shingles(texts[usable[a]]))
         second = exact.get(b) or exact.setdefault(b, shingles(texts[usable[b]]))
@@ -175,10 +149,11 @@ def near_duplicates(texts: list[str], threshold: float, min_shingles: int):
 
 def check(ctx, store):
     memories = store.memories
-    texts = [f"{m.description or ''}\n{m.body}" for m in memories]
+    texts = [m.similarity_text for m in memories]
     threshold = float(ctx.options["threshold"])
     minimum = int(ctx.options["min-shingles"])
-    for first, second, jaccard in near_duplicates(texts, threshold, minimum):
+    fingerprints = [m.fingerprint for m in memories]
+    for first, second, jaccard in near_duplicates(texts, threshold, minimum, fingerprints):
         other, memory = memories[first], memories[second]
         message = (
             f"nearly the same as `{other.file.rel}` "
