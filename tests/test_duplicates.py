@@ -29,3 +29,24 @@ def test_a_cluster_of_copies_costs_linear_pairs():
     found = near_duplicates(texts, 0.8, 8)
     assert len(found) <= 300 * 8
     assert {b for _, b, _ in found} == set(range(1, 300))
+
+
+def test_recall_on_planted_pairs_above_085():
+    """Every planted pair at exact similarity >= 0.85 is found among unrelated texts."""
+    from memlint.similarity import shingles
+
+    rng = random.Random(13)
+    texts = [" ".join(rng.choice(WORDS) for _ in range(120)) for _ in range(400)]
+    planted = []
+    for index in range(0, 400, 2):
+        words = texts[index].split()
+        for position in rng.sample(range(len(words)), rng.randint(1, 4)):
+            words[position] = f"edit{position}"
+        texts[index + 1] = " ".join(words)
+        first, second = shingles(texts[index]), shingles(texts[index + 1])
+        jaccard = len(first & second) / len(first | second)
+        planted.append((index, index + 1, jaccard))
+    found = {(a, b) for a, b, _ in near_duplicates(texts, 0.8, 8)}
+    strong = [(a, b) for a, b, jaccard in planted if jaccard >= 0.85]
+    assert len(strong) > 100
+    assert [pair for pair in strong if pair not in found] == []

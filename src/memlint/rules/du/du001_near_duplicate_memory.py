@@ -5,9 +5,10 @@ their description and body overlap by at least `threshold` (Jaccard, default
 text is split into characters, so it is compared as well.
 
 Candidates come from MinHash signatures (one-permutation hashing, fixed
-seeds) grouped by LSH bands, and every candidate is verified with the exact
-Jaccard similarity, so the rule stays near-linear in the store size and its
-result is deterministic. Memories only: duplicate notes are NT015.
+seeds) grouped by LSH bands; a pair must share two of the sixteen bands
+(recall 99.7% at similarity 0.8, 99.99% at 0.85) and is then verified with
+the exact Jaccard similarity, so the rule stays near-linear in the store size
+and its result is deterministic. Memories only: duplicate notes are NT015.
 
 ## Why is this bad?
 Two copies of one fact drift apart: one gets corrected, the other keeps
@@ -70,6 +71,7 @@ from memlint.similarity import EMPTY, SIGNATURE_SIZE, Fingerprint, fingerprint, 
 BAND_ROWS = 4
 EMPTY_BAND = (EMPTY,) * BAND_ROWS
 NEIGHBOURS = 8
+MIN_SHARED_BANDS = 2
 ESTIMATE_MARGIN = 0.2
 
 META = RuleMeta(
@@ -96,9 +98,14 @@ def estimated_jaccard(
 
 
 def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
-    """Pairs sharing a whole LSH band; each bucket pairs a member with its next
-    few members only, so a large cluster costs linear, not quadratic, work."""
-    pairs: set[tuple[int, int]] = set()
+    """Pairs sharing at least ``MIN_SHARED_BANDS`` whole LSH bands.
+
+    Each bucket pairs a member with its next few members only, so a large
+    cluster costs linear, not quadratic, work. Requiring two of the sixteen
+    bands drops the pairs that share one template-made band by chance, and
+    keeps a pair at Jaccard 0.8 with probability 0.997 (0.9999 at 0.85).
+    """
+    shared: dict[tuple[int, int], int] = {}
     for band in range(0, SIGNATURE_SIZE, BAND_ROWS):
         end = band + BAND_ROWS
         buckets: dict[tuple[int, ...], list[int]] = {}
@@ -111,8 +118,9 @@ def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
                 continue
             for position, first in enumerate(members):
                 for second in members[position + 1 : position + 1 + NEIGHBOURS]:
-                    pairs.add((first, second))
-    return pairs
+                    pair = (first, second)
+                    shared[pair] = shared.get(pair, 0) + 1
+    return {pair for pair, bands in shared.items() if bands >= MIN_SHARED_BANDS}
 
 
 def near_duplicates(
