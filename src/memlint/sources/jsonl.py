@@ -13,6 +13,7 @@ import json
 import re
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from memlint.diagnostics import Position, Range
 from memlint.sources.document import BOM, SourceFile
@@ -53,8 +54,8 @@ class NoteRecord:
 
     def key_column(self, key: str) -> int:
         """Where ``"key"`` is written in the record (0 when it cannot be found)."""
-        for spelling in (json.dumps(key, ensure_ascii=False), json.dumps(key)):
-            match = re.compile(re.escape(spelling) + r"[ \t]{0,50}:").search(self.text)
+        for pattern in _key_patterns(key):
+            match = pattern.search(self.text)
             if match:
                 return match.start()
         return 0
@@ -69,6 +70,13 @@ class NoteRecord:
         while column < len(self.text) and self.text[column] in " \t":
             column += 1
         return column
+
+
+@lru_cache(maxsize=256)
+def _key_patterns(key: str) -> tuple[re.Pattern, ...]:
+    """Regexes finding ``"key":`` as JSON writes it, raw or with ASCII escapes."""
+    spellings = dict.fromkeys((json.dumps(key, ensure_ascii=False), json.dumps(key)))
+    return tuple(re.compile(re.escape(spelling) + r"[ \t]{0,50}:") for spelling in spellings)
 
 
 @dataclass(slots=True)

@@ -70,7 +70,7 @@ from memlint.similarity import EMPTY, SIGNATURE_SIZE, Fingerprint, fingerprint, 
 
 BAND_ROWS = 4
 EMPTY_BAND = (EMPTY,) * BAND_ROWS
-NEIGHBOURS = 8
+NEIGHBOURS = 4
 MIN_SHARED_BANDS = 2
 ESTIMATE_MARGIN = 0.2
 
