@@ -285,3 +285,25 @@ def test_options_allow_domains_users_and_patterns(tmp_path):
     }
     assert lint_files(tmp_path, files, select=["PV"], config=config) == []
     assert {d.code for d in lint_dir(tmp_path, select=["PV"])} == {"PV004", "PV005", "PV006"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PASSWORD=Hunter2Correct",
+        "Api_Key: 'AbCdEf123456'",
+        "the Client-Secret => q1w2e3r4t5y6",
+        "db PassPhrase:  correct-horse-battery",
+        "İstanbul token: Zx9Yw8Vu7Ts6",
+    ],
+)
+def test_lowercase_assignment_scan_matches_case_insensitive_regex(text):
+    from memlint.privacy import ASSIGNMENT, find_credentials, is_placeholder
+
+    expected = [
+        (m.start("value"), m.end("value"))
+        for m in ASSIGNMENT.finditer(text)
+        if not is_placeholder(m["value"])
+    ]
+    found = [(f.start, f.end) for f in find_credentials(text) if f.label == "secret value"]
+    assert found == expected and expected

@@ -111,11 +111,10 @@ SECRET_KEY_NAMES = (
     r"pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
     r"|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?"
 )
-ASSIGNMENT = re.compile(
-    r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")"
-    r"[\"'`]?[ \t]{0,3}(?::=|=>|[:=])[ \t]{0,3}[\"'`]?"
-    r"(?P<value>[^\s\"'`,;]{1,200})"
-)
+ASSIGNMENT_TAIL = r"[\"'`]?[ \t]{0,3}(?::=|=>|[:=])[ \t]{0,3}[\"'`]?(?P<value>[^\s\"'`,;]{1,200})"
+ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
+# The same on lower-cased text: a case-sensitive alternation scans several times faster.
+ASSIGNMENT_LOWER = re.compile(r"(?<![a-z0-9])(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
 ASSIGNMENT_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
 PLACEHOLDER_WORDS = frozenset(
@@ -181,10 +180,13 @@ def find_credentials(text: str) -> list[Finding]:
             found.append(Finding(match.start(), match.end(), "Slack webhook URL", 8))
     lowered = text.lower()
     if any(word in lowered for word in ASSIGNMENT_KEYWORDS):
-        for match in ASSIGNMENT.finditer(text):
-            value = match["value"]
-            if not is_placeholder(value):
-                found.append(Finding(match.start("value"), match.end("value"), "secret value"))
+        # Offsets in ``lowered`` are offsets in ``text`` when lower-casing kept the length.
+        same_offsets = len(lowered) == len(text)
+        pattern, subject = (ASSIGNMENT_LOWER, lowered) if same_offsets else (ASSIGNMENT, text)
+        for match in pattern.finditer(subject):
+            start, end = match.start("value"), match.end("value")
+            if not is_placeholder(text[start:end]):
+                found.append(Finding(start, end, "secret value"))
     if "bearer" in lowered:
         for match in BEARER.finditer(text):
             if not is_placeholder(match["value"]) and entropy(match["value"]) >= 3.0:
