@@ -105,7 +105,9 @@ def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
     bands drops the pairs that share one template-made band by chance, and
     keeps a pair at Jaccard 0.8 with probability 0.997 (0.9999 at 0.85).
     """
-    shared: dict[tuple[int, int], int] = {}
+    count = len(signatures)
+    shared: dict[int, int] = {}  # pair (first, second) encoded as first * count + second
+    get = shared.get
     for band in range(0, SIGNATURE_SIZE, BAND_ROWS):
         end = band + BAND_ROWS
         buckets: dict[tuple[int, ...], list[int]] = {}
@@ -117,10 +119,11 @@ def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
             if len(members) < 2:
                 continue
             for position, first in enumerate(members):
+                base = first * count
                 for second in members[position + 1 : position + 1 + NEIGHBOURS]:
-                    pair = (first, second)
-                    shared[pair] = shared.get(pair, 0) + 1
-    return {pair for pair, bands in shared.items() if bands >= MIN_SHARED_BANDS}
+                    pair = base + second
+                    shared[pair] = get(pair, 0) + 1
+    return {divmod(pair, count) for pair, bands in shared.items() if bands >= MIN_SHARED_BANDS}
 
 
 def near_duplicates(
