@@ -9,6 +9,7 @@ Hashing is CRC-32 based, hence identical in every process and run.
 from __future__ import annotations
 
 import re
+import struct
 import zlib
 
 SIGNATURE_SIZE = 64
@@ -18,7 +19,10 @@ MIX_A, MIX_B, MIX_C = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN = re.compile(rf"[{CJK}]|[^\W{CJK}]+")
 
-Fingerprint = tuple[int, tuple[int, ...]]
+SIGNATURE_FORMAT = struct.Struct(f"<{SIGNATURE_SIZE}Q")
+VALUE_BYTES = 8
+
+Fingerprint = tuple[int, bytes]
 
 
 def shingles(text: str) -> set[int]:
@@ -34,15 +38,20 @@ def shingles(text: str) -> set[int]:
     }
 
 
-def signature(hashes: set[int]) -> tuple[int, ...]:
-    """One-permutation MinHash: the smallest hash in each of the buckets."""
+def signature(hashes: set[int]) -> bytes:
+    """One-permutation MinHash: the smallest hash in each of the buckets, packed as
+    64-bit little-endian values (512 bytes, where a tuple of ints would take 2.5 KB)."""
     sig = [EMPTY] * SIGNATURE_SIZE
     for value in hashes:
         bucket = value % SIGNATURE_SIZE
         rest = value >> 6
         if rest < sig[bucket]:
             sig[bucket] = rest
-    return tuple(sig)
+    return SIGNATURE_FORMAT.pack(*sig)
+
+
+def unpack(signature: bytes) -> tuple[int, ...]:
+    return SIGNATURE_FORMAT.unpack(signature)
 
 
 def fingerprint(text: str) -> Fingerprint:

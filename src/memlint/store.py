@@ -41,7 +41,7 @@ class Memory:
     frontmatter: Frontmatter | None
     body_start: int
     links: list[WikiLink] = field(default_factory=list)
-    fingerprint: Fingerprint = (0, ())
+    fingerprint: Fingerprint = (0, b"")
 
     @property
     def name(self) -> str | None:

@@ -66,10 +66,19 @@ from operator import eq
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.similarity import EMPTY, SIGNATURE_SIZE, Fingerprint, fingerprint, shingles
+from memlint.similarity import (
+    EMPTY,
+    SIGNATURE_SIZE,
+    VALUE_BYTES,
+    Fingerprint,
+    fingerprint,
+    shingles,
+    unpack,
+)
 
 BAND_ROWS = 4
-EMPTY_BAND = (EMPTY,) * BAND_ROWS
+BAND_BYTES = BAND_ROWS * VALUE_BYTES
+EMPTY_BAND = EMPTY.to_bytes(VALUE_BYTES, "little") * BAND_ROWS
 NEIGHBOURS = 4
 MIN_SHARED_BANDS = 2
 ESTIMATE_MARGIN = 0.2
@@ -97,7 +106,7 @@ def estimated_jaccard(
     return (sum(map(eq, first, second)) - min(empty_first, empty_second)) / filled
 
 
-def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
+def candidate_pairs(signatures: list[bytes]) -> set[tuple[int, int]]:
     """Pairs sharing at least ``MIN_SHARED_BANDS`` whole LSH bands.
 
     Each bucket pairs a member with its next few members only, so a large
@@ -108,9 +117,9 @@ def candidate_pairs(signatures: list[tuple[int, ...]]) -> set[tuple[int, int]]:
     count = len(signatures)
     shared: dict[int, int] = {}  # pair (first, second) encoded as first * count + second
     get = shared.get
-    for band in range(0, SIGNATURE_SIZE, BAND_ROWS):
-        end = band + BAND_ROWS
-        buckets: dict[tuple[int, ...], list[int]] = {}
+    for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
+        end = band + BAND_BYTES
+        buckets: dict[bytes, list[int]] = {}
         for index, sig in enumerate(signatures):
             key = sig[band:end]
             if key != EMPTY_BAND:
@@ -142,11 +151,13 @@ def near_duplicates(
         fingerprints = [fingerprint(text) for text in texts]
     usable = [i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles]
     sigs = [fingerprints[i][1] for i in usable]
-    empties = [sig.count(EMPTY) for sig in sigs]
     exact: dict[int, set[int]] = {}
     found = []
     for a, b in sorted(candidate_pairs(sigs)):
-        estimate = estimated_jaccard(sigs[a], sigs[b], empties[a], empties[b])
+        first_sig, second_sig = unpack(sigs[a]), unpack(sigs[b])
+        estimate = estimated_jaccard(
+            first_sig, second_sig, first_sig.count(EMPTY), second_sig.count(EMPTY)
+        )
         if estimate < threshold - ESTIMATE_MARGIN:
             continue
         first = exact.get(a) or exact.setdefault(a, shingles(texts[usable[a]]))
