@@ -122,3 +122,24 @@ def tree_fingerprint(top: Path) -> dict[str, str]:
             else:
                 found[rel] = f"{stat.S_IFMT(st.st_mode):o}:{stat.S_IMODE(st.st_mode):o}"
     return found
+
+
+HOSTILE_GENERATOR = SHARED / "corpus" / "hostile_corpus.py"
+
+
+def generate_hostile(out: Path) -> Path:
+    """Write the shared hostile corpus (``--quick``) into ``out``, or skip the test."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not shared_available() or not HOSTILE_GENERATOR.is_file():
+        pytest.skip("shared hostile corpus generator not available")
+    subprocess.run(
+        [sys.executable, str(HOSTILE_GENERATOR), str(out), "--quick"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out

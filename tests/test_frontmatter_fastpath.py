@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -108,17 +106,8 @@ def test_real_corpus_agrees() -> None:
     assert answered > 0
 
 
-def test_hostile_corpus_agrees(tmp_path: Path) -> None:
-    script = SHARED / "corpus" / "hostile_corpus.py"
-    if not shared_available() or not script.is_file():
-        pytest.skip("hostile corpus generator not available")
-    subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "out"), "--quick"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    for content in blocks_of(sorted(p for p in (tmp_path / "out").rglob("*") if p.is_file())):
+def test_hostile_corpus_agrees(hostile_corpus: Path) -> None:
+    for content in blocks_of(sorted(p for p in hostile_corpus.rglob("*") if p.is_file())):
         agrees(content)
 
 

@@ -9,27 +9,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
+from tests.helpers import tree_fingerprint
 
-from tests.helpers import SHARED, tree_fingerprint
-
-GENERATOR = SHARED / "corpus" / "hostile_corpus.py"
 TIMEOUT = 20
 CANARY = "CANARY-7f3a"
-
-
-@pytest.fixture(scope="session")
-def hostile_corpus(tmp_path_factory) -> Path:
-    if not GENERATOR.is_file():
-        pytest.skip("shared hostile corpus generator not available")
-    out = tmp_path_factory.mktemp("hostile")
-    subprocess.run(
-        [sys.executable, str(GENERATOR), str(out), "--quick"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return out
 
 
 def _limit_memory() -> None:

@@ -13,23 +13,13 @@ from memlint.config import Settings
 from memlint.engine import selected_rules
 from memlint.fixer import fix_paths
 from memlint.writer import TEMP_PREFIX
-from tests.helpers import SHARED, shared_available, tree_fingerprint
-
-GENERATOR = SHARED / "corpus" / "hostile_corpus.py"
+from tests.helpers import generate_hostile, tree_fingerprint
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    if not shared_available() or not GENERATOR.is_file():
-        pytest.skip("hostile corpus generator not available")
-    out = tmp_path_factory.mktemp("hostile")
-    subprocess.run(
-        [sys.executable, str(GENERATOR), str(out), "--quick"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return out
+    """A private copy: the fix runs change it."""
+    return generate_hostile(tmp_path_factory.mktemp("hostile-fix"))
 
 
 def _outside(case_dir: str) -> dict[str, str]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -73,17 +71,8 @@ def test_real_corpus_indexes_agree() -> None:
         agrees(text)
 
 
-def test_hostile_corpus_agrees(tmp_path: Path) -> None:
-    script = SHARED / "corpus" / "hostile_corpus.py"
-    if not shared_available() or not script.is_file():
-        pytest.skip("hostile corpus generator not available")
-    subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "out"), "--quick"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    for text in utf8_texts(sorted((tmp_path / "out").rglob("*.md"))):
+def test_hostile_corpus_agrees(hostile_corpus: Path) -> None:
+    for text in utf8_texts(sorted(hostile_corpus.rglob("*.md"))):
         if len(text) < 100_000:  # the huge cases test markdown-it's speed, not the scan
             agrees(text)
 
