@@ -62,6 +62,7 @@ Always run the full test suite with `make test` before pushing to any branch.
 No fix: which copy to keep, and what to merge, is the author's choice.
 """
 
+from collections.abc import Sequence
 from operator import eq
 
 from memlint.diagnostics import Severity
@@ -135,8 +136,21 @@ def candidate_pairs(signatures: list[bytes]) -> set[tuple[int, int]]:
     return {divmod(pair, count) for pair, bands in shared.items() if bands >= MIN_SHARED_BANDS}
 
 
+class SimilarityTexts(Sequence[str]):
+    """The memories' description+body, built only for the few pairs verified exactly."""
+
+    def __init__(self, memories) -> None:
+        self.memories = memories
+
+    def __len__(self) -> int:
+        return len(self.memories)
+
+    def __getitem__(self, index):
+        return self.memories[index].similarity_text
+
+
 def near_duplicates(
-    texts: list[str],
+    texts: Sequence[str],
     threshold: float,
     min_shingles: int,
     fingerprints: list[Fingerprint] | None = None,
@@ -171,7 +185,7 @@ def near_duplicates(
 
 def check(ctx, store):
     memories = store.memories
-    texts = [m.similarity_text for m in memories]
+    texts = SimilarityTexts(memories)
     threshold = float(ctx.options["threshold"])
     minimum = int(ctx.options["min-shingles"])
     fingerprints = [m.fingerprint for m in memories]
