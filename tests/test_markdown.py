@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from memlint.sources.document import SourceFile, decode_into
 from memlint.sources.index import escape_reason, parse_index, path_escape_reason
-from memlint.sources.markdown import scan_wikilinks
+from memlint.sources.markdown import (
+    WIKILINK,
+    is_plain,
+    make_wikilink,
+    masked_lines,
+    prose_lines,
+    scan_wikilinks,
+)
 
 
 def targets(text: str) -> list[str]:
@@ -93,3 +103,29 @@ def test_escape_reasons():
     literal, encoded = index_entries("- [A](a\\b.md)\n- [B](a%5Cb.md)\n")
     assert escape_reason(literal) == "uses backslashes"
     assert escape_reason(encoded) is None
+
+
+PIECES = st.sampled_from(
+    ["word", " ", "[[a]]", "[[b|c]]", "\n", "\r\n", "\n\n", "    ", "\t", "`", "``", "~~~",
+     "```", "<!--", "-->", "- ", "1. ", "[[", "]]", "é", "x"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PIECES, max_size=30), st.integers(min_value=0, max_value=3))
+def test_plain_text_shortcut_equals_the_line_scan(pieces: list[str], skip_lines: int) -> None:
+    text = "".join(pieces)
+    start = 0
+    for _ in range(skip_lines):  # regions start at a line start, like a body after frontmatter
+        found = text.find("\n", start)
+        start = found + 1 if found != -1 else start
+    end = len(text)
+    assert list(prose_lines(text, start)) == list(masked_lines(text, start, end))
+    slow = [
+        make_wikilink(m.group(1), offset + m.start())
+        for offset, line in masked_lines(text, start, end)
+        for m in WIKILINK.finditer(line)
+    ]
+    assert scan_wikilinks(text, start) == slow
+    if is_plain(text, start, end):
+        assert all(line == text[o : o + len(line)] for o, line in prose_lines(text, start))

@@ -1,14 +1,21 @@
-"""The result cache: per-file parse facts and per-file rule results, keyed by content.
+"""The result cache: per-file parse facts and rule results, and whole-store results.
 
-One pickle per store root lives in ``.memlint_cache/`` (or ``--cache-dir``).
-An entry is valid while the file's bytes hash the same (blake2b) and the
-cache key (memlint version, settings, selected rules, working directory)
-is unchanged. Entries hold compact tuples, never YAML objects: a memory's
-frontmatter fields, body start and wikilinks, from which ``Memory`` is
-rebuilt without parsing. Results of ``Scope.FILE`` rules, which see one
-file only, are kept per rule and per profile; every other rule, and all
-cross-file checks, always run on the rebuilt store. Writes are atomic;
-loading admits memlint's own value classes only.
+Each store root has two pickles in ``.memlint_cache/`` (or ``--cache-dir``):
+
+- ``store-<id>.pickle``: per file (by store-relative path), the content
+  digest, the parse facts of a memory (frontmatter fields, body start,
+  wikilinks, fingerprint: compact tuples from which ``Memory`` is rebuilt
+  without parsing) and the results of the ``local`` rules on that file for
+  one profile. An entry is valid while the file's digest is unchanged.
+- ``store-<id>.memo.pickle``: the profile and every non-external rule's
+  diagnostics (before suppressions) for one store digest, which covers the
+  digest (SHA-256) and path of every file, the skipped and excluded entries. When no
+  input changed the whole result is reused; when any file changed every
+  cross-file rule runs again on the rebuilt store.
+
+Everything also depends on the cache key (memlint version, settings,
+selected rules, working directory). Rules that read git (``external``) are
+never cached. Writes are atomic; loading admits memlint's own value classes only.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 import tempfile
 
 from memlint import __version__
@@ -25,7 +33,7 @@ from memlint.sources.markdown import WikiLink
 from memlint.store import Memory
 
 CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 3
+FORMAT = 4
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by memlint.\n"
@@ -33,8 +41,8 @@ TAG = (
 
 
 def config_key(settings, rule_codes: list[str], cwd: str) -> str:
-    """What every cached result depends on besides the file's own bytes."""
-    text = repr((FORMAT, __version__, settings, rule_codes, cwd))
+    """What every cached result depends on besides the files themselves."""
+    text = repr((FORMAT, __version__, sys.version_info[:2], settings, rule_codes, cwd))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
@@ -59,31 +67,70 @@ class _FactsUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def content_digest(raw: bytes) -> bytes:
-    return hashlib.blake2b(raw, digest_size=16).digest()
+def _load(path: str, key: str):
+    """The payload stored under ``key`` at ``path``, or ``None``."""
+    try:
+        with open(path, "rb") as handle:
+            stored_key, payload = _FactsUnpickler(handle).load()
+    except Exception:  # missing, truncated or foreign: start empty
+        return None
+    return payload if stored_key == key else None
+
+
+def _dump(path: str, key: str, payload) -> None:
+    """Write atomically (temp file + rename); a failure leaves the old file intact."""
+    directory = os.path.dirname(path)
+    try:
+        prepare_dir(directory)
+        handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".pickle")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump((key, payload), out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError:
+        return
+
+
+def source_digest(source: SourceFile) -> bytes:
+    """The file's bytes, and why they could not be read if so (size, errno)."""
+    digest = hashlib.sha256(source.raw)  # the fastest here: hardware SHA, 2x blake2b
+    if source.problem is not None:
+        digest.update(repr(source.problem).encode("utf-8", "surrogatepass"))
+    return digest.digest()[:16]
 
 
 class StoreCache:
-    """Cached facts and results of one store's files, by store-relative path."""
+    """Cached facts and results of one store, per file and for the whole store."""
 
     def __init__(self, path: str, key: str) -> None:
         self.path = path
+        self.memo_path = path.removesuffix(".pickle") + ".memo.pickle"
         self.key = key
-        self.entries: dict[str, list] = {}
         self.changed = False
+        self._entries: dict[str, list] | None = None
         self._digests: dict[str, bytes] = {}
-        try:
-            with open(path, "rb") as handle:
-                stored_key, entries = _FactsUnpickler(handle).load()
-        except Exception:  # missing, truncated or foreign: start empty
-            return
-        if stored_key == key and isinstance(entries, dict):
-            self.entries = entries
+        self._store_digest: bytes | None = None
+        self._memo: tuple | None = None
 
-    def _entry(self, source: SourceFile) -> list | None:
-        digest = self._digests.get(source.rel)
-        if digest is None:
-            digest = self._digests[source.rel] = content_digest(source.raw)
+    @property
+    def entries(self) -> dict[str, list]:
+        """Per-file entries, read from disk on first use (a memo hit never needs them)."""
+        if self._entries is None:
+            loaded = _load(self.path, self.key)
+            self._entries = loaded if isinstance(loaded, dict) else {}
+        return self._entries
+
+    def digest(self, source: SourceFile) -> bytes:
+        found = self._digests.get(source.rel)
+        if found is None:
+            found = self._digests[source.rel] = source_digest(source)
+        return found
+
+    def _entry(self, source: SourceFile) -> list:
+        digest = self.digest(source)
         entry = self.entries.get(source.rel)
         if entry is None or entry[0] != digest:
             entry = [digest, None, None]
@@ -98,41 +145,56 @@ class StoreCache:
         self._entry(source)[1] = facts
         self.changed = True
 
-    def file_results(self, source: SourceFile, profile: str, code: str) -> list | None:
+    def local_results(self, source: SourceFile, profile: str) -> list | None:
+        """The local rules' diagnostics on ``source`` under ``profile``, if cached."""
         results = self._entry(source)[2]
-        if results is None or results[0] != profile:
-            return None
-        return results[1].get(code)
+        return results[1] if results is not None and results[0] == profile else None
 
-    def remember_file_results(self, source: SourceFile, profile: str, code: str, found) -> None:
-        entry = self._entry(source)
-        if entry[2] is None or entry[2][0] != profile:
-            entry[2] = (profile, {})
-        entry[2][1][code] = list(found)
+    def remember_local_results(self, source: SourceFile, profile: str, found: list) -> None:
+        self._entry(source)[2] = (profile, found)
         self.changed = True
 
     def forget_missing(self, present: set[str]) -> None:
-        for rel in [rel for rel in self.entries if rel not in present]:
-            del self.entries[rel]
+        if self._entries is None:
+            return
+        for rel in [rel for rel in self._entries if rel not in present]:
+            del self._entries[rel]
             self.changed = True
 
+    # -- whole-store memo ------------------------------------------------------
+
+    def store_digest(self, store) -> bytes:
+        """Every input of a store's result: each file's path and digest, the
+        skipped and excluded entries."""
+        parts = (
+            store.root,
+            [(s.rel, self.digest(s)) for s in store.files],
+            [(s.rel, self.digest(s)) for s in store.notes],
+            [(s.path, s.kind, s.detail) for s in store.skipped],
+            sorted(store.excluded),
+            store.local_only,
+        )
+        text = repr(parts).encode("utf-8", "surrogatepass")
+        self._store_digest = hashlib.blake2b(text, digest_size=16).digest()
+        return self._store_digest
+
+    def memo(self, store) -> tuple[str, str, list] | None:
+        """``(profile, reason, diagnostics)`` saved for exactly this store's inputs."""
+        digest = self.store_digest(store)
+        loaded = _load(self.memo_path, self.key)
+        if isinstance(loaded, tuple) and len(loaded) == 4 and loaded[0] == digest:
+            return loaded[1], loaded[2], loaded[3]
+        return None
+
+    def remember_memo(self, profile: str, reason: str, found: list) -> None:
+        if self._store_digest is not None:
+            self._memo = (self._store_digest, profile, reason, list(found))
+
     def save(self) -> None:
-        """Write atomically (temp file + rename); a failure leaves the old cache intact."""
-        if not self.changed:
-            return
-        directory = os.path.dirname(self.path)
-        try:
-            prepare_dir(directory)
-            handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".pickle")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    pickle.dump((self.key, self.entries), out, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(temp, self.path)
-            except BaseException:
-                os.unlink(temp)
-                raise
-        except OSError:
-            return
+        if self.changed:
+            _dump(self.path, self.key, self.entries)
+        if self._memo is not None:
+            _dump(self.memo_path, self.key, self._memo)
 
 
 class CacheSet:
@@ -247,12 +309,3 @@ def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
         [WikiLink(*link) for link in links],
         fingerprint,
     )
-
-
-def cached_file_results(cache: StoreCache, profile: str, code: str, source, run) -> list:
-    """Results of a one-file rule on ``source``, from the cache or ``run()``."""
-    found = cache.file_results(source, profile, code)
-    if found is None:
-        found = run()
-        cache.remember_file_results(source, profile, code, found)
-    return found

@@ -173,7 +173,7 @@ class Discovery:
             report=plan.report,
             local_only=bool(config and config.local_only),
         )
-        excluded_names = set(settings.exclude) | set(settings.extend_exclude)
+        excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
         stack = [plan.root]
         memory_sources: list[SourceFile] = []
         root_prefix = plan.root + os.sep
@@ -192,7 +192,7 @@ class Discovery:
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name.endswith(".md"):
                         store.skipped.append(Skipped(path, display, "special", "a directory"))
-                    if entry.name in SKIP_DIRS or path in roots or _matches(rel, excluded_names):
+                    if entry.name in SKIP_DIRS or path in roots or excluded.match(rel):
                         continue
                     if entry.name.startswith("."):
                         continue
@@ -213,7 +213,7 @@ class Discovery:
                     if source.text is not None:
                         store.index = load_index(source)
                     continue
-                if entry.name.startswith(".") or _matches(rel, excluded_names):
+                if entry.name.startswith(".") or excluded.match(rel):
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read(path, rel, display))
@@ -233,14 +233,19 @@ class Discovery:
         cache = self.caches.for_store(plan.root) if self.caches is not None else None
         memory_sources.sort(key=lambda s: s.rel)
         store.files.extend(memory_sources)
-        readable = [source for source in memory_sources if source.text is not None]
-        store.memories.extend(load_memories(readable, cache, self.jobs))
         store.files.sort(key=lambda s: s.rel)
         store.notes.sort(key=lambda s: s.rel)
         store.skipped.sort(key=lambda s: s.path)
         store.index_entry = next(
             (s for s in store.skipped if s.path == os.path.join(plan.root, INDEX_NAME)), None
         )
+        readable = [source for source in memory_sources if source.text is not None]
+        memo = cache.memo(store) if cache is not None else None
+        if memo is not None:
+            store.profile, store.profile_reason, store.memo = memo
+            store.defer_memories(lambda: load_memories(readable, cache, self.jobs))
+            return store
+        store.memories = load_memories(readable, cache, self.jobs)
         store.profile, store.profile_reason = detect_profile(store, config)
         return store
 
@@ -312,16 +317,22 @@ def _scandir(directory: str) -> list[os.DirEntry]:
 GLOB_CHARS = frozenset("*?[")
 
 
-def _matches(rel: str, patterns: set[str]) -> bool:
-    """Whether ``rel`` or its file name is one of ``patterns`` (names or globs)."""
-    name = rel.rsplit("/", 1)[-1]
-    if name in patterns or rel in patterns:
-        return True
-    return any(
-        fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
-        for pattern in patterns
-        if not GLOB_CHARS.isdisjoint(pattern)
-    )
+class _Excludes:
+    """``exclude`` patterns: plain names and paths matched by set lookup, globs by fnmatch."""
+
+    def __init__(self, patterns: set[str]) -> None:
+        self.exact = {p for p in patterns if GLOB_CHARS.isdisjoint(p)}
+        self.globs = [p for p in patterns if not GLOB_CHARS.isdisjoint(p)]
+
+    def match(self, rel: str) -> bool:
+        """Whether ``rel`` or its file name is excluded."""
+        name = rel.rsplit("/", 1)[-1]
+        if name in self.exact or rel in self.exact:
+            return True
+        return any(
+            fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
+            for pattern in self.globs
+        )
 
 
 def _link_detail(path: str, root: str) -> str:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import fnmatch
 import os
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memlint.cache import StoreCache, cached_file_results
+from memlint.cache import StoreCache
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic, Range, Severity
+from memlint.parallel import Batch
 from memlint.rules import REGISTRY
-from memlint.rules.base import RuleContext, Scope
+from memlint.rules.base import ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Store
 from memlint.suppression import UNUSED_SUPPRESSION, apply_suppressions, markdown_sources
@@ -30,9 +31,6 @@ class Rule:
     def meta(self):
         return self.module.META
 
-    def check(self, ctx, target) -> Iterable[Diagnostic]:
-        return self.module.check(ctx, target)
-
 
 def selected_rules(settings: Settings) -> list[Rule]:
     return [
@@ -49,17 +47,40 @@ def selected_rules(settings: Settings) -> list[Rule]:
 
 
 def lint_store(
-    store: Store, settings: Settings, rules: list[Rule], cache: StoreCache | None = None
+    store: Store,
+    settings: Settings,
+    rules: list[Rule],
+    cache: StoreCache | None = None,
+    jobs: int | None = None,
 ) -> list[Diagnostic]:
     """All diagnostics of ``store`` that survive report filters, ignores and suppressions.
 
-    The unused-suppression rule runs last, on the directives that suppressed nothing.
-    With ``cache``, results of one-file (``Scope.FILE``) rules are reused per file.
+    ``local`` rules run file by file (from ``cache`` where it has the file,
+    in worker processes for large stores) while the cross-file rules run
+    here; a whole-store result in ``store.memo`` replaces both. Rules that
+    read git always run. The unused-suppression rule runs last, on the
+    directives that suppressed nothing.
     """
-    found: list[Diagnostic] = []
-    for rule in rules:
-        if rule.meta.code != UNUSED_SUPPRESSION:
-            found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope), cache))
+    active = [
+        rule
+        for rule in rules
+        if rule.meta.code != UNUSED_SUPPRESSION
+        and (rule.meta.scope is Scope.NOTES or store.profile in rule.meta.profiles)
+    ]
+    if store.memo is not None:
+        found = list(store.memo)
+    else:
+        local = _LocalRun(store, settings, [r for r in active if r.meta.local], cache, jobs)
+        found = []
+        for rule in active:
+            if not (rule.meta.local or rule.meta.external):
+                found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
+        found = local.results() + found
+        if cache is not None:
+            cache.remember_memo(store.profile, store.profile_reason, found)
+    for rule in active:
+        if rule.meta.external:
+            found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
     found, unused = apply_suppressions(markdown_sources(store), found)
     for rule in rules:
         if rule.meta.code == UNUSED_SUPPRESSION:
@@ -67,40 +88,71 @@ def lint_store(
     return [d for d in found if _kept(d, store, settings)]
 
 
-def _run(
-    rule: Rule, store: Store, settings: Settings, targets, cache: StoreCache | None = None
-) -> list[Diagnostic]:
-    meta = rule.meta
-    if meta.scope is not Scope.NOTES and store.profile not in meta.profiles:
-        return []
-    ctx = RuleContext(store, settings, meta)
-    if cache is not None and meta.scope is Scope.FILE:
-        found: list[Diagnostic] = []
-        for target, source in targets:
+class _LocalRun:
+    """The ``local`` rules over every file of a store, one result list per file.
 
-            def run(target=target, source=source) -> list[Diagnostic]:
-                return _checked(rule, ctx, store, target, source)
+    A file's unit is its FILE-scope rules, plus the MEMORY-scope rules on its
+    memory or the NOTES-scope rules on its note records. Units the cache
+    lacks are started on construction (in workers when many), so that the
+    cross-file rules can run meanwhile.
+    """
 
-            found.extend(cached_file_results(cache, store.profile, meta.code, source, run))
-        return found
-    found = []
+    def __init__(self, store: Store, settings: Settings, rules: list[Rule], cache, jobs) -> None:
+        self.store = store
+        self.cache = cache
+        view = ProfileView(store.profile)
+        checks = {scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)}
+        for rule in rules:
+            checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
+        memory_of = {id(memory.file): memory for memory in store.memories}
+        self.units = [(source, memory_of.get(id(source)), False) for source in store.files] + [
+            (source, None, True) for source in store.notes
+        ]
+        self.found: list[list[Diagnostic] | None] = [None] * len(self.units)
+        if cache is not None:
+            for position, (source, _, _) in enumerate(self.units):
+                self.found[position] = cache.local_results(source, store.profile)
+        self.missing = [position for position, found in enumerate(self.found) if found is None]
+
+        def unit(index: int) -> list[Diagnostic]:
+            source, memory, notes = self.units[self.missing[index]]
+            results: list[Diagnostic] = []
+            for rule, ctx in checks[Scope.FILE]:
+                results.extend(_checked(rule, ctx, store, source, source))
+            extra = checks[Scope.NOTES] if notes else checks[Scope.MEMORY] if memory else ()
+            for rule, ctx in extra:
+                results.extend(_checked(rule, ctx, store, source if notes else memory, source))
+            return results
+
+        self.batch = Batch(unit, len(self.missing), jobs)
+
+    def results(self) -> list[Diagnostic]:
+        profile = self.store.profile
+        for position, found in zip(self.missing, self.batch.results(), strict=True):
+            self.found[position] = found
+            if self.cache is not None:
+                self.cache.remember_local_results(self.units[position][0], profile, found)
+        return [d for found in self.found for d in found]
+
+
+def _run(rule: Rule, store: Store, settings: Settings, targets) -> list[Diagnostic]:
+    ctx = RuleContext(store, settings, rule.meta)
+    found: list[Diagnostic] = []
     check = rule.module.check
     for target, source in targets:
         try:
             found.extend(check(ctx, target))
         except Exception as exc:  # a broken rule is reported, the run goes on
-            found.append(_crash(meta.code, store, source, exc))
+            found.append(_crash(rule.meta.code, store, source, exc))
     return found
 
 
 def _checked(rule: Rule, ctx: RuleContext, store: Store, target, source) -> list[Diagnostic]:
     """One rule on one target, a crash turned into an MX002 diagnostic."""
-    results: list[Diagnostic] = []
     try:
-        results.extend(rule.check(ctx, target))
+        return list(rule.module.check(ctx, target))
     except Exception as exc:  # a broken rule is reported, the run goes on
-        results.append(_crash(rule.meta.code, store, source, exc))
-    return results
+        return [_crash(rule.meta.code, store, source, exc)]
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:

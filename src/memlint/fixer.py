@@ -434,7 +434,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
     from memlint.discovery import UsageError
     from memlint.engine import CRASH_CODE
-    from memlint.output import RENDERERS, TEXT_FORMATS, RenderContext
+    from memlint.output import TEXT_FORMATS, RenderContext, render
     from memlint.run import _emit, _use_color, statistics_text, summary_text
 
     try:
@@ -481,7 +481,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
                     show_fixes=args.show_fixes,
                     unsafe_fixes=args.unsafe_fixes,
                 )
-                output = RENDERERS[args.output_format](remaining, ctx)
+                output = render(args.output_format, remaining, ctx)
         if text_format and args.show_fixes:
             output += show_fixes_text(outcome.fixed)
         if text_format and not args.quiet:

@@ -8,7 +8,6 @@ read as options, and every path is addressed as ``<commit>:<path>``.
 from __future__ import annotations
 
 import os
-import subprocess
 
 GIT_TIMEOUT = 20
 STAGED = ":"
@@ -19,6 +18,8 @@ class GitUnavailable(Exception):
 
 
 def _git(directory: str, *args: str) -> bytes:
+    import subprocess  # only runs that read git pay for the import
+
     command = ["git", "-C", directory, "-c", "core.fsmonitor=false", "--no-pager", *args]
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
     try:

@@ -1,23 +1,26 @@
-"""Parse many memory files in a process pool; below a threshold, in this process.
+"""Per-file work in a process pool; below a threshold, in this process.
 
-Workers are forked, so they inherit the already-read sources and receive only
-indexes; they send back compact facts tuples (see ``memlint.cache``), from
-which the parent rebuilds each ``Memory``. The result is the same list, in
-the same order, as parsing serially. The pool pays off only for large
+Workers are forked, so they inherit everything already loaded (sources,
+parsed memories, rule contexts) and receive only indexes; they send back
+compact results (parse facts, diagnostics). Results come back in index
+order, the same list as running serially. The pool pays off only for large
 stores (measured: its start-up and result transfer cost about 0.1 s), so it
-starts at ``MIN_FILES`` files and when at least two CPUs are usable.
+starts at ``MIN_FILES`` items and when at least two CPUs are usable.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TypeVar
 
 from memlint.cache import StoreCache, memory_facts, rebuild_memory
 from memlint.sources.document import SourceFile
 from memlint.store import Memory, load_memory
 
 MIN_FILES = 5000
-_pending: list[SourceFile] = []
+T = TypeVar("T")
+_job: Callable[[int], object] | None = None
 
 
 def usable_cpus() -> int:
@@ -28,7 +31,7 @@ def usable_cpus() -> int:
 
 
 def pool_size(files: int, jobs: int | None) -> int:
-    """Workers to use for ``files`` parses: 1 means serial. ``jobs`` None or 0 is automatic."""
+    """Workers to use for ``files`` items: 1 means serial. ``jobs`` None or 0 is automatic."""
     if jobs is not None and jobs > 0:
         wanted = jobs
     elif files < MIN_FILES:
@@ -46,15 +49,45 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _facts_of(index: int) -> tuple:
-    return memory_facts(load_memory(_pending[index]))
+def _call(index: int):
+    return _job(index)
+
+
+class Batch:
+    """``job(0..count-1)`` started in forked workers (or run here when serial)."""
+
+    def __init__(self, job: Callable[[int], T], count: int, jobs: int | None) -> None:
+        global _job
+        workers = pool_size(count, jobs)
+        self._pool = None
+        if workers == 1:
+            self._results = [job(index) for index in range(count)]
+            return
+        import multiprocessing
+
+        _job = job
+        try:
+            self._pool = multiprocessing.get_context("fork").Pool(workers)
+        finally:
+            _job = None  # the workers were forked with it; this process needs it no more
+        chunk = max(1, count // (workers * 16))
+        self._pending = self._pool.map_async(_call, range(count), chunksize=chunk)
+
+    def results(self) -> list:
+        """Every result, in index order (waits for the workers)."""
+        if self._pool is not None:
+            try:
+                self._results = self._pending.get()
+            finally:
+                self._pool.terminate()
+                self._pool = None
+        return self._results
 
 
 def load_memories(
     sources: list[SourceFile], cache: StoreCache | None = None, jobs: int | None = None
 ) -> list[Memory]:
     """The memories of ``sources`` (each with text), from ``cache`` where it has them."""
-    global _pending
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
     for position, source in enumerate(sources):
@@ -63,23 +96,14 @@ def load_memories(
             missing.append(position)
         else:
             memories[position] = rebuild_memory(source, facts)
-    workers = pool_size(len(missing), jobs)
-    if workers == 1:
+    if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
         for position in missing:
             memory = memories[position] = load_memory(sources[position])
             if cache is not None:
                 cache.remember_memory_facts(sources[position], memory_facts(memory))
         return memories
-    import multiprocessing
-
-    _pending = [sources[position] for position in missing]
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            chunk = max(1, len(missing) // (workers * 16))
-            facts_list = pool.map(_facts_of, range(len(missing)), chunksize=chunk)
-    finally:
-        _pending = []
-    for position, facts in zip(missing, facts_list, strict=True):
+    batch = Batch(lambda i: memory_facts(load_memory(sources[missing[i]])), len(missing), jobs)
+    for position, facts in zip(missing, batch.results(), strict=True):
         memories[position] = rebuild_memory(sources[position], facts)
         if cache is not None:
             cache.remember_memory_facts(sources[position], facts)

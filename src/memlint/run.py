@@ -66,7 +66,7 @@ def _check_selectors(settings: Settings) -> None:
 def run_check(args) -> int:
     from memlint.discovery import UsageError, discover
     from memlint.engine import CRASH_CODE, lint_store, selected_rules
-    from memlint.output import RENDERERS, TEXT_FORMATS, RenderContext
+    from memlint.output import TEXT_FORMATS, RenderContext, render
 
     try:
         settings = resolve_settings(args)
@@ -110,7 +110,7 @@ def run_check(args) -> int:
     diagnostics: list[Diagnostic] = []
     for store in stores:
         cache = caches.for_store(store.root) if caches is not None else None
-        diagnostics.extend(lint_store(store, settings, rules, cache))
+        diagnostics.extend(lint_store(store, settings, rules, cache, args.jobs))
         if cache is not None:
             cache.forget_missing({s.rel for s in (*store.files, *store.notes)})
     if caches is not None:
@@ -128,7 +128,7 @@ def run_check(args) -> int:
     if args.statistics:
         output = statistics_text(diagnostics)
     else:
-        output = RENDERERS[args.output_format](diagnostics, ctx)
+        output = render(args.output_format, diagnostics, ctx)
         if text_format and not args.quiet:
             output += summary_text(diagnostics, stores, unsafe_fixes=args.unsafe_fixes)
     _emit(output, args.output_file)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -108,6 +109,9 @@ class Skipped:
 
 @dataclass(eq=False)
 class Store:
+    """One store: its files and parsed graph. ``memo``, when set, holds the
+    cached diagnostics of every non-external rule for exactly these files."""
+
     root: str
     display_root: str
     reason: str
@@ -115,13 +119,31 @@ class Store:
     profile_reason: str = ""
     index: Index | None = None
     index_entry: Skipped | None = None
-    memories: list[Memory] = field(default_factory=list)
     files: list[SourceFile] = field(default_factory=list)
     notes: list[SourceFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)
     local_only: bool = False
     report: set[str] | None = None
+    memo: list | None = None
+    _memories: list[Memory] | None = field(default=None, repr=False)
+    _load_memories: Callable[[], list[Memory]] | None = field(default=None, repr=False)
+
+    @property
+    def memories(self) -> list[Memory]:
+        """The parsed memories; loaded on first use when ``defer_memories`` was called."""
+        if self._memories is None:
+            loader, self._load_memories = self._load_memories, None
+            self._memories = loader() if loader is not None else []
+        return self._memories
+
+    @memories.setter
+    def memories(self, memories: list[Memory]) -> None:
+        self._memories = memories
+
+    def defer_memories(self, loader: Callable[[], list[Memory]]) -> None:
+        """Parse only when something asks (a cached whole-store result needs no parse)."""
+        self._memories, self._load_memories = None, loader
 
     def reports_on(self, path: str) -> bool:
         if self.report is None:

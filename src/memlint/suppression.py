@@ -153,12 +153,14 @@ def apply_suppressions(
 
 
 def markdown_sources(store) -> list[tuple[SourceFile, int]]:
-    """Every Markdown file of ``store`` that was read, with its body offset."""
-    bodies = {memory.file.path: memory.body_start for memory in store.memories}
-    if store.index is not None:
-        bodies[store.index.file.path] = store.index.body_start
-    return [
-        (source, bodies.get(source.path, 0))
-        for source in store.files
-        if source.text is not None and source.path.endswith((".md", ".markdown"))
-    ]
+    """Every Markdown file of ``store`` that was read and may hold a directive,
+    with its body offset (frontmatter is not searched)."""
+    from memlint.sources.frontmatter import parse_frontmatter
+
+    found = []
+    for source in store.files:
+        text = source.text
+        if text is not None and "memlint:" in text and source.path.endswith((".md", ".markdown")):
+            frontmatter = parse_frontmatter(text)
+            found.append((source, frontmatter.end if frontmatter is not None else 0))
+    return found

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
-from memlint.output import github, gitlab, json_format, junit, sarif, text
-
 RENDERERS = {
-    "full": text.render_full,
-    "concise": text.render_concise,
-    "json": json_format.render_json,
-    "json-lines": json_format.render_json_lines,
-    "sarif": sarif.render_sarif,
-    "github": github.render_github,
-    "junit": junit.render_junit,
-    "gitlab": gitlab.render_gitlab,
+    "full": ("text", "render_full"),
+    "concise": ("text", "render_concise"),
+    "json": ("json_format", "render_json"),
+    "json-lines": ("json_format", "render_json_lines"),
+    "sarif": ("sarif", "render_sarif"),
+    "github": ("github", "render_github"),
+    "junit": ("junit", "render_junit"),
+    "gitlab": ("gitlab", "render_gitlab"),
 }
+
+
+def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
+    """``diagnostics`` in ``output_format`` (only that renderer's module is imported)."""
+    module, function = RENDERERS[output_format]
+    return getattr(importlib.import_module(f"memlint.output.{module}"), function)(diagnostics, ctx)
+
 
 TEXT_FORMATS = frozenset({"full", "concise"})
 

@@ -9,6 +9,12 @@ What it does / Why is this bad? / Example / Fix safety, and a generator
 - ``Scope.INDEX``: the store's index, when it has one,
 - ``Scope.NOTES``: each note store (JSONL),
 - ``Scope.STORE``: the whole store, once.
+
+``META.local`` declares that a FILE, MEMORY or NOTES rule reads nothing but
+its target (and the store's profile): its results are cached per file and
+may be computed in a worker process. Such a rule sees ``ctx.store`` as a
+``ProfileView``. ``META.external`` declares that a rule reads state outside
+the store's files (git): its results are never cached.
 """
 
 from __future__ import annotations
@@ -46,6 +52,16 @@ class RuleMeta:
     fix: FixAvailability = FixAvailability.NONE
     default_enabled: bool = True
     options: dict[str, object] = field(default_factory=dict)
+    local: bool = False
+    external: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class ProfileView:
+    """All a ``local`` rule may see of its store (one per store run: shared
+    parses such as ``note_file`` are keyed by it)."""
+
+    profile: str
 
 
 class RuleContext:

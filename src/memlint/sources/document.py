@@ -115,15 +115,7 @@ def read_source(path: str, rel: str, display: str, max_bytes: int) -> SourceFile
                 "too-large", f"{st.st_size} bytes, over the {max_bytes} cap"
             )
             return source
-        chunks = []
-        remaining = max_bytes + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        raw = b"".join(chunks)
+        raw = _read_all(fd, st.st_size, max_bytes + 1)
     except OSError as exc:
         source.problem = ReadProblem("unreadable", exc.strerror or type(exc).__name__)
         return source
@@ -135,6 +127,21 @@ def read_source(path: str, rel: str, display: str, max_bytes: int) -> SourceFile
     source.raw = raw
     decode_into(source, raw)
     return source
+
+
+def _read_all(fd: int, expected: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes of ``fd``: one read when the file is still ``expected`` long
+    (a short read of a regular file is its end), more reads if it grew meanwhile."""
+    chunks = []
+    remaining = limit
+    while remaining > 0:
+        wanted = min(remaining, expected + 1, 1 << 20)
+        chunk = os.read(fd, wanted)
+        chunks.append(chunk)
+        remaining -= len(chunk)
+        if len(chunk) < wanted:
+            break
+    return b"".join(chunks)
 
 
 def decode_into(source: SourceFile, raw: bytes) -> None:

@@ -31,10 +31,33 @@ class WikiLink:
     target_end: int
 
 
+def is_plain(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (starting at a line start) holds nothing that masking
+    changes: no backtick, ``~~~``, HTML comment, or line indented by four spaces or a tab."""
+    find = text.find
+    return (
+        find("`", start, end) == -1
+        and find("~~~", start, end) == -1
+        and find("<!--", start, end) == -1
+        and find("\n    ", start, end) == -1
+        and find("\n\t", start, end) == -1
+        and not text.startswith(("    ", "\t"), start)
+    )
+
+
 def prose_lines(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, str]]:
     """Yield ``(offset, line)`` for each line of ``text[start:end]`` with code and
     HTML comments replaced by spaces (same length, so offsets stay exact)."""
     end = len(text) if end is None else end
+    return (
+        _raw_lines(text, start, end)
+        if is_plain(text, start, end)
+        else masked_lines(text, start, end)
+    )
+
+
+def masked_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """``prose_lines`` the long way, line by line (what ``is_plain`` lets it skip)."""
     fence: str | None = None
     in_comment = False
     previous_blank = True
@@ -78,6 +101,15 @@ def prose_lines(text: str, start: int = 0, end: int | None = None) -> Iterator[t
         pos = nl + 1
 
 
+def _raw_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    pos = start
+    for line in text[start:end].split("\n"):
+        if pos >= end:  # the empty rest after a final line break is no line
+            return
+        yield pos, line
+        pos += len(line) + 1
+
+
 def _mask_inline(line: str, in_comment: bool) -> tuple[str, bool]:
     """Blank HTML comments and code spans in one line; report whether a comment stays open."""
     chars = None
@@ -118,8 +150,11 @@ def _mask_inline(line: str, in_comment: bool) -> tuple[str, bool]:
 
 
 def scan_wikilinks(text: str, start: int = 0, end: int | None = None) -> list[WikiLink]:
+    end = len(text) if end is None else end
+    if is_plain(text, start, end):  # a link never spans lines, so the text is searched whole
+        return [make_wikilink(m.group(1), m.start()) for m in WIKILINK.finditer(text, start, end)]
     links: list[WikiLink] = []
-    for offset, line in prose_lines(text, start, end):
+    for offset, line in masked_lines(text, start, end):
         if "[[" not in line:
             continue
         for match in WIKILINK.finditer(line):

@@ -41,6 +41,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=LINKED_TYPED,
+    local=True,
 )
 
 KINDS = frozenset({"unclosed"})

@@ -44,6 +44,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=MARKDOWN_PROFILES,
+    local=True,
 )
 
 KINDS = frozenset({"invalid-yaml", "too-large", "too-deep"})

@@ -45,6 +45,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=MARKDOWN_PROFILES,
+    local=True,
 )
 
 KINDS = frozenset({"alias"})

@@ -49,6 +49,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=MARKDOWN_PROFILES,
+    local=True,
 )
 
 

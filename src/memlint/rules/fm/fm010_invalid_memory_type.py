@@ -45,6 +45,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=LINKED_TYPED,
+    local=True,
 )
 
 

@@ -45,6 +45,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=LINKED_TYPED,
+    local=True,
 )
 
 

@@ -28,6 +28,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
+    local=True,
 )
 
 

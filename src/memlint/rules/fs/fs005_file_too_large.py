@@ -27,6 +27,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
+    local=True,
 )
 
 

@@ -29,6 +29,7 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.ALWAYS,
+    local=True,
 )
 
 

@@ -29,6 +29,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
+    local=True,
 )
 
 

@@ -26,7 +26,6 @@ No fix: memlint never changes git state or ignore files.
 """
 
 import os
-import subprocess
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
@@ -41,11 +40,14 @@ META = RuleMeta(
     scope=Scope.STORE,
     profiles=ALL_PROFILES,
     default_enabled=False,
+    external=True,
 )
 
 
 def _git(root: str, *args: str) -> list[str] | None:
     """NUL-separated output lines of ``git args`` run in ``root``; ``None`` on any failure."""
+    import subprocess  # only runs that read git pay for the import
+
     env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
     env["GIT_OPTIONAL_LOCKS"] = "0"
     try:

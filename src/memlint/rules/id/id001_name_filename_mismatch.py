@@ -74,6 +74,7 @@ META = RuleMeta(
     scope=Scope.MEMORY,
     profiles=LINKED,
     fix=FixAvailability.SOMETIMES,
+    local=True,
 )
 
 

@@ -47,6 +47,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
+    local=True,
 )
 
 

@@ -52,6 +52,7 @@ META = RuleMeta(
     scope=Scope.MEMORY,
     profiles=TYPED,
     options={"max-length": 40, "allow-underscore": True},
+    local=True,
 )
 
 

@@ -44,6 +44,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=TYPED,
+    local=True,
 )
 
 

@@ -56,6 +56,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=LINKED_TYPED,
+    local=True,
 )
 
 

@@ -35,6 +35,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 

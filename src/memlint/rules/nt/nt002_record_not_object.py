@@ -35,6 +35,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}

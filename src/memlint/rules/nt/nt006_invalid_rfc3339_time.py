@@ -32,6 +32,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 

@@ -34,6 +34,7 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 

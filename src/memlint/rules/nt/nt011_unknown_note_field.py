@@ -33,6 +33,7 @@ META = RuleMeta(
     scope=Scope.NOTES,
     profiles=NOTES,
     options={"allowed-fields": []},
+    local=True,
 )
 
 

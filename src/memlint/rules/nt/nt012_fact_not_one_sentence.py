@@ -37,6 +37,7 @@ META = RuleMeta(
     scope=Scope.NOTES,
     profiles=NOTES,
     options={"max-length": 250},
+    local=True,
 )
 
 

@@ -33,6 +33,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 

@@ -34,6 +34,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 

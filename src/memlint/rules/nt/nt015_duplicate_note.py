@@ -36,6 +36,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.NOTES,
     profiles=NOTES,
+    local=True,
 )
 
 

@@ -41,6 +41,7 @@ META = RuleMeta(
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
     options={"allow-patterns": []},
+    local=True,
 )
 
 

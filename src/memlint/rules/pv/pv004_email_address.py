@@ -42,6 +42,7 @@ META = RuleMeta(
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
     options={"allow-domains": [], "allow-patterns": []},
+    local=True,
 )
 
 

@@ -39,6 +39,7 @@ META = RuleMeta(
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
     options={"allow-users": [], "allow-patterns": []},
+    local=True,
 )
 
 

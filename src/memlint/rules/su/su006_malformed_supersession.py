@@ -60,6 +60,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=LINKED,
+    local=True,
 )
 
 LEADING_MARK = re.compile(r"[\s*_~`\[(\"'>#:-]{0,10}supersed(?:ed|ing)\b", re.IGNORECASE)

@@ -52,6 +52,7 @@ META = RuleMeta(
     scope=Scope.MEMORY,
     profiles=TYPED,
     options={"labels": ["Why"]},
+    local=True,
 )
 
 

@@ -51,6 +51,7 @@ META = RuleMeta(
     scope=Scope.MEMORY,
     profiles=TYPED,
     options={"labels": ["How to apply"]},
+    local=True,
 )
 
 
