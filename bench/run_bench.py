@@ -257,6 +257,17 @@ def table(sizes: list[dict], startup: dict) -> str:
     return "\n".join(lines)
 
 
+def compile_memlint() -> None:
+    """Write memlint's bytecode, as installing a wheel does: with
+    PYTHONDONTWRITEBYTECODE set (or an editable install) every run would
+    otherwise recompile all modules, which is not what users run."""
+    import compileall
+
+    import memlint
+
+    compileall.compile_dir(os.path.dirname(memlint.__file__), quiet=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", default="1k,10k", help="comma list, e.g. 1k,10k,100k")
@@ -268,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-identity", action="store_true")
     args = parser.parse_args(argv)
     os.makedirs(args.workdir, exist_ok=True)
+    compile_memlint()
     features = {"cache": supports("--no-cache")}
     sizes = [bench_size(parse_size(s), args, features) for s in args.sizes.split(",") if s]
     startup = bench_startup(args)
