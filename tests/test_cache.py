@@ -115,3 +115,73 @@ def test_cached_fix_diagnostics_round_trip(tmp_path: Path, capsys) -> None:
     cache_dir = str(tmp_path / "cache")
     assert report(store, capsys, "--cache-dir", cache_dir) == reference
     assert report(store, capsys, "--cache-dir", cache_dir) == reference
+
+
+def test_unchanged_store_reuses_the_whole_result_without_parsing(
+    generated: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    cache_dir = str(tmp_path / "cache")
+    reference = report(generated, capsys, "--no-cache")
+    assert report(generated, capsys, "--cache-dir", cache_dir) == reference
+
+    def refuse(*args):
+        raise AssertionError("a memo hit parsed or read per-file entries")
+
+    monkeypatch.setattr("memlint.parallel.load_memory", refuse)
+    monkeypatch.setattr("memlint.cache.StoreCache.memory_facts", refuse)
+    monkeypatch.setattr("memlint.engine._LocalRun", refuse)
+    assert report(generated, capsys, "--cache-dir", cache_dir) == reference
+
+
+@pytest.mark.parametrize("change", ["symlink", "too_large_grows", "excluded", "suppression"])
+def test_memo_follows_every_store_input(
+    generated: Path, tmp_path: Path, capsys, change: str
+) -> None:
+    """Inputs besides the memories' bytes: skipped entries, read problems, excludes."""
+    cache_dir = str(tmp_path / "cache")
+    big = generated / "big.md"
+    big.write_bytes(b"x" * 40_000)
+    options = ("--config", "max-file-size = 30000", "--config", 'extend-exclude = ["skip-*.md"]')
+    index = generated / "MEMORY.md"
+    index.write_text(index.read_text(encoding="utf-8") + "- [Skip](skip-me.md) — x\n", "utf-8")
+    before = report(generated, capsys, "--cache-dir", cache_dir, *options)
+    if change == "symlink":
+        (generated / "link.md").symlink_to(big)
+    elif change == "too_large_grows":
+        big.write_bytes(b"x" * 50_000)  # FS005 names the size, which the bytes read do not hold
+    elif change == "excluded":
+        (generated / "skip-me.md").write_text("---\nname: x\n---\n", encoding="utf-8")
+    else:
+        target = sorted(p for p in generated.glob("*.md") if p.name not in ("MEMORY.md", "big.md"))
+        target[0].write_text(
+            target[0].read_text(encoding="utf-8") + "\n<!-- memlint: file-ignore[ALL] -->\n",
+            encoding="utf-8",
+        )
+    expected = report(generated, capsys, "--no-cache", *options)
+    assert expected != before
+    assert report(generated, capsys, "--cache-dir", cache_dir, *options) == expected
+
+
+def test_rules_reading_git_run_on_a_memo_hit(tmp_path: Path, capsys, monkeypatch) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("- [Role](user_role.md) — who\n", encoding="utf-8")
+    (store / "user_role.md").write_text(
+        "---\nname: Role\ndescription: who\ntype: user\n---\nBody\n", encoding="utf-8"
+    )
+    (tmp_path / ".memlint.toml").write_text(
+        '[[stores]]\npath = "memory"\nlocal-only = true\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    subprocess.run(["git", "init", "-q"], check=True)
+    subprocess.run(["git", "add", ".memlint.toml"], check=True)
+    args = ("--select", "GT001", "--cache-dir", str(tmp_path / "cache"))
+    before = report(store, capsys, *args)
+    assert before.count("GT001") == 2  # both files could be committed
+    (tmp_path / ".gitignore").write_text("memory/\n", encoding="utf-8")
+    assert report(store, capsys, *args).count("GT001") == 0
