@@ -12,6 +12,8 @@ import string
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlint import privacy
 from memlint.cli import main
@@ -307,3 +309,21 @@ def test_lowercase_assignment_scan_matches_case_insensitive_regex(text):
     ]
     found = [(f.start, f.end) for f in find_credentials(text) if f.label == "secret value"]
     assert found == expected and expected
+
+
+ASSIGNMENT_PIECES = st.sampled_from(
+    ["password", "pwd", "api_key", "x", "9", " ", "=", ":", "'", "token", "secret", ";", "é", "\n"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ASSIGNMENT_PIECES, max_size=25))
+def test_lower_assignment_search_equals_the_lookbehind_regex(pieces: list[str]) -> None:
+    import re
+
+    from memlint.privacy import ASSIGNMENT_TAIL, SECRET_KEY_NAMES, _lower_assignments
+
+    text = "".join(pieces)
+    reference = re.compile(r"(?<![a-z0-9])(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
+    spans = [m.span("value") for m in _lower_assignments(text)]
+    assert spans == [m.span("value") for m in reference.finditer(text)]

@@ -32,7 +32,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 ELLIPSIS = "…"
@@ -74,20 +74,27 @@ def entropy(value: str) -> float:
 @dataclass(frozen=True, slots=True)
 class TokenFormat:
     label: str
-    keyword: str
+    keywords: tuple[str, ...]  # the pattern runs only on a text holding one of them
     pattern: re.Pattern
     keep: int
     min_entropy: float = 3.0
 
 
-def _token(label: str, keyword: str, body: str, keep: int, min_entropy: float = 3.0):
+def _token(label: str, keywords, body: str, keep: int, min_entropy: float = 3.0):
     pattern = re.compile(r"(?<![A-Za-z0-9_-])" + body + r"(?![A-Za-z0-9_-])")
-    return TokenFormat(label, keyword, pattern, keep, min_entropy)
+    keywords = (keywords,) if isinstance(keywords, str) else tuple(keywords)
+    return TokenFormat(label, keywords, pattern, keep, min_entropy)
 
 
+AWS_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA")
 TOKEN_FORMATS = (
-    _token("AWS access key ID", "A", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}+", 4),
-    _token("GitHub token", "gh", r"gh[pousr]_[A-Za-z0-9]{36,251}+", 4),
+    _token(
+        "AWS access key ID",
+        ("AKIA", "ASIA", "ABIA", "ACCA"),
+        r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}+",
+        4,
+    ),
+    _token("GitHub token", [f"gh{c}_" for c in "pousr"], r"gh[pousr]_[A-Za-z0-9]{36,251}+", 4),
     _token("GitHub fine-grained token", "github_pat_", r"github_pat_[A-Za-z0-9_]{50,250}+", 11),
     _token("GitLab token", "glpat-", r"glpat-[A-Za-z0-9_-]{20,64}+", 6),
     _token("Slack token", "xox", r"xox[abposr]-[A-Za-z0-9-]{10,250}+", 5),
@@ -114,7 +121,10 @@ SECRET_KEY_NAMES = (
 ASSIGNMENT_TAIL = r"[\"'`]?[ \t]{0,3}(?::=|=>|[:=])[ \t]{0,3}[\"'`]?(?P<value>[^\s\"'`,;]{1,200})"
 ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
 # The same on lower-cased text: a case-sensitive alternation scans several times faster.
-ASSIGNMENT_LOWER = re.compile(r"(?<![a-z0-9])(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
+# No lookbehind, so that the search skips ahead on the names' first letters;
+# ``_lower_assignments`` checks the character before a match instead.
+ASSIGNMENT_LOWER = re.compile(r"(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
+ASCII_ALNUM_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 ASSIGNMENT_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
 PLACEHOLDER_WORDS = frozenset(
@@ -166,7 +176,7 @@ def is_placeholder(value: str) -> bool:
 def find_credentials(text: str) -> list[Finding]:
     found: list[Finding] = []
     for fmt in TOKEN_FORMATS:
-        if fmt.keyword not in text:
+        if not any(keyword in text for keyword in fmt.keywords):
             continue
         for match in fmt.pattern.finditer(text):
             token = match.group()
@@ -182,8 +192,8 @@ def find_credentials(text: str) -> list[Finding]:
     if any(word in lowered for word in ASSIGNMENT_KEYWORDS):
         # Offsets in ``lowered`` are offsets in ``text`` when lower-casing kept the length.
         same_offsets = len(lowered) == len(text)
-        pattern, subject = (ASSIGNMENT_LOWER, lowered) if same_offsets else (ASSIGNMENT, text)
-        for match in pattern.finditer(subject):
+        matches = _lower_assignments(lowered) if same_offsets else ASSIGNMENT.finditer(text)
+        for match in matches:
             start, end = match.start("value"), match.end("value")
             if not is_placeholder(text[start:end]):
                 found.append(Finding(start, end, "secret value"))
@@ -192,6 +202,20 @@ def find_credentials(text: str) -> list[Finding]:
             if not is_placeholder(match["value"]) and entropy(match["value"]) >= 3.0:
                 found.append(Finding(match.start("value"), match.end("value"), "bearer token"))
     return _without_overlaps(found)
+
+
+def _lower_assignments(lowered: str) -> Iterator[re.Match]:
+    """``ASSIGNMENT`` matches in lower-cased text: leftmost first, non-overlapping, each
+    preceded by no letter or digit (a rejected match is retried one character on)."""
+    search = ASSIGNMENT_LOWER.search
+    pos = 0
+    while (match := search(lowered, pos)) is not None:
+        start = match.start()
+        if start and lowered[start - 1] in ASCII_ALNUM_LOWER:
+            pos = start + 1
+            continue
+        yield match
+        pos = match.end()
 
 
 # --- PV002 private keys ----------------------------------------------------------------------
