@@ -50,11 +50,13 @@ class Discovery:
         cwd: str,
         caches: CacheSet | None = None,
         jobs: int | None = None,
+        keep_raw: bool = True,
     ) -> None:
         self.settings = settings
         self.cwd = cwd
         self.caches = caches
         self.jobs = jobs
+        self.keep_raw = keep_raw
         self.plans: dict[str, _Plan] = {}
         self.loose_notes: dict[str, set[str] | None] = {}
         self.configured = {os.path.normpath(s.path): s for s in settings.stores}
@@ -173,6 +175,7 @@ class Discovery:
             report=plan.report,
             local_only=bool(config and config.local_only),
         )
+        cache = self.caches.for_store(plan.root) if self.caches is not None else None
         excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
         stack = [plan.root]
         memory_sources: list[SourceFile] = []
@@ -216,7 +219,12 @@ class Discovery:
                 if entry.name.startswith(".") or excluded.match(rel):
                     store.excluded.append(rel)
                     continue
-                memory_sources.append(self._read(path, rel, display))
+                source = self._read(path, rel, display)
+                if cache is not None:
+                    cache.digest(source)
+                if not self.keep_raw and source.text is not None:
+                    source.raw = b""  # lint mode: the text is all that is needed from here
+                memory_sources.append(source)
         for path in sorted(self.overrides):  # in-memory files that are not on disk
             found = self.ancestor_root(os.path.dirname(path))
             if os.path.lexists(path) or found is None or found[0] != plan.root:
@@ -230,7 +238,6 @@ class Discovery:
                 store.notes.append(source)
             elif path.endswith(".md"):
                 memory_sources.append(source)
-        cache = self.caches.for_store(plan.root) if self.caches is not None else None
         memory_sources.sort(key=lambda s: s.rel)
         store.files.extend(memory_sources)
         store.files.sort(key=lambda s: s.rel)
@@ -293,12 +300,15 @@ def discover(
     stdin: tuple[str, bytes] | None = None,
     caches: CacheSet | None = None,
     jobs: int | None = None,
+    keep_raw: bool = True,
 ) -> list[Store]:
     """Stores for ``paths`` (default ``.``), each loaded whole.
 
     ``stdin`` is ``(filename, data)``: lint ``data`` as that file, reporting only it.
+    Without ``keep_raw`` the bytes of decoded memory files are dropped once read
+    (and hashed for the cache): linting needs only their text.
     """
-    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()), caches, jobs)
+    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()), caches, jobs, keep_raw)
     if stdin is not None:
         finder.add_override(*stdin)
     for raw in paths or ([] if stdin else ["."]):

@@ -94,6 +94,7 @@ def run_check(args) -> int:
             stdin=stdin,
             caches=caches,
             jobs=args.jobs,
+            keep_raw=False,
         )
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)

@@ -34,7 +34,7 @@ META = RuleMeta(
 
 
 def check(ctx, source):
-    if not source.bom or not source.raw.startswith(BOM_BYTES):
+    if not source.bom:  # set only when the raw bytes start with the BOM
         return
     edit = Edit(source.path, 0, len(BOM_BYTES), "", Range.file_start())
     yield ctx.report(
