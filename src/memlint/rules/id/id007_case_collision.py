@@ -60,6 +60,24 @@ META = RuleMeta(
 )
 
 
+SHOWN = 3  # others named per diagnostic: a cluster of k costs O(k), not O(k^2)
+
+
+def others(members: list, key, shown) -> dict[str, str]:
+    """For each ``key`` value: up to ``SHOWN`` of ``members`` with another key, and a count."""
+    by_key: dict[str, list] = {}
+    for member in members:
+        by_key.setdefault(key(member), []).append(member)
+    first_keys = list(by_key)[: SHOWN + 1]  # the first SHOWN others come from these
+    texts = {}
+    for own, same in by_key.items():
+        rest = len(members) - len(same)
+        picked = [m for k in first_keys if k != own for m in by_key[k][:SHOWN]][:SHOWN]
+        more = f" and {rest - len(picked)} more" if rest > len(picked) else ""
+        texts[own] = ", ".join(shown(m) for m in picked) + more
+    return texts
+
+
 def check(ctx, store):
     by_folded_stem: dict[str, list] = {}
     for memory in store.memories:
@@ -67,29 +85,30 @@ def check(ctx, store):
     for memories in by_folded_stem.values():
         if len({m.stem for m in memories}) < 2:
             continue
+        listed = others(memories, lambda m: m.stem, lambda m: escape(m.file.rel))
         for memory in memories:
-            others = ", ".join(escape(m.file.rel) for m in memories if m.stem != memory.stem)
             yield ctx.report(
                 memory.file,
                 0,
                 0,
                 f"filename `{escape(memory.stem)}.md` differs only in case or Unicode form "
-                f"from {others}",
+                f"from {listed[memory.stem]}",
             )
     for memories in store.by_folded_name.values():
         if len({m.name.strip() for m in memories}) < 2:
             continue
+        listed = others(
+            memories,
+            lambda m: m.name.strip(),
+            lambda m: f"`{escape(shorten(m.name.strip(), 60))}` ({escape(m.file.rel)})",
+        )
         for memory in memories:
             found = memory.frontmatter.fields["name"]
-            others = ", ".join(
-                f"`{escape(shorten(m.name.strip(), 60))}` ({escape(m.file.rel)})"
-                for m in memories
-                if m.name.strip() != memory.name.strip()
-            )
+            name = memory.name.strip()
             yield ctx.report(
                 memory.file,
                 found.value_start,
                 found.value_end,
-                f"name `{escape(shorten(memory.name.strip(), 60))}` differs only in case "
-                f"or Unicode form from {others}",
+                f"name `{escape(shorten(name, 60))}` differs only in case "
+                f"or Unicode form from {listed[name]}",
             )
