@@ -11,7 +11,7 @@ starts at ``MIN_FILES`` items and when at least two CPUs are usable.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from memlint.cache import StoreCache, memory_facts, rebuild_memory
@@ -71,17 +71,19 @@ class Batch:
         finally:
             _job = None  # the workers were forked with it; this process needs it no more
         chunk = max(1, count // (workers * 16))
-        self._pending = self._pool.map_async(_call, range(count), chunksize=chunk)
+        self._pending = self._pool.imap(_call, range(count), chunksize=chunk)
 
-    def results(self) -> list:
-        """Every result, in index order (waits for the workers)."""
-        if self._pool is not None:
-            try:
-                self._results = self._pending.get()
-            finally:
-                self._pool.terminate()
-                self._pool = None
-        return self._results
+    def results(self) -> Iterator:
+        """Every result, in index order, as the workers deliver them (each can be
+        consumed and dropped before the next arrives)."""
+        if self._pool is None:
+            yield from self._results
+            return
+        try:
+            yield from self._pending
+        finally:
+            self._pool.terminate()
+            self._pool = None
 
 
 def load_memories(
