@@ -108,6 +108,14 @@ def test_hidden_class_matches_unicodedata():
         assert matched == expected or (matched and category == "Cn"), hex(code)
 
 
+def test_ascii_prefilter_agrees_with_the_hidden_class():
+    from memlint.rules.fs.fs010_hidden_unicode import HIDDEN, may_hide
+
+    for code in range(128):
+        assert may_hide(chr(code)) == (HIDDEN.match(chr(code)) is not None), hex(code)
+    assert may_hide("caf\u00e9") and may_hide("a\u200bb")
+
+
 def test_refused_name_fix_says_why(tmp_path):
     from tests.helpers import lint_files
 
