@@ -121,11 +121,12 @@ SECRET_KEY_NAMES = (
 ASSIGNMENT_TAIL = r"[\"'`]?[ \t]{0,3}(?::=|=>|[:=])[ \t]{0,3}[\"'`]?(?P<value>[^\s\"'`,;]{1,200})"
 ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
 # The same on lower-cased text: a case-sensitive alternation scans several times faster.
-# No lookbehind, so that the search skips ahead on the names' first letters;
-# ``_lower_assignments`` checks the character before a match instead.
+# No lookbehind: ``_lower_assignments`` tries it only near keywords and checks the
+# character before a match itself.
 ASSIGNMENT_LOWER = re.compile(r"(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
 ASCII_ALNUM_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 ASSIGNMENT_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential")
+KEYWORD_OFFSET = len("private_")  # the farthest a keyword sits into a name ("private_key")
 BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
 PLACEHOLDER_WORDS = frozenset(
     {
@@ -176,7 +177,10 @@ def is_placeholder(value: str) -> bool:
 def find_credentials(text: str) -> list[Finding]:
     found: list[Finding] = []
     for fmt in TOKEN_FORMATS:
-        if not any(keyword in text for keyword in fmt.keywords):
+        for keyword in fmt.keywords:
+            if keyword in text:
+                break
+        else:
             continue
         for match in fmt.pattern.finditer(text):
             token = match.group()
@@ -206,16 +210,23 @@ def find_credentials(text: str) -> list[Finding]:
 
 def _lower_assignments(lowered: str) -> Iterator[re.Match]:
     """``ASSIGNMENT`` matches in lower-cased text: leftmost first, non-overlapping, each
-    preceded by no letter or digit (a rejected match is retried one character on)."""
-    search = ASSIGNMENT_LOWER.search
+    preceded by no letter or digit. Every key name holds one of ``ASSIGNMENT_KEYWORDS``
+    at most ``KEYWORD_OFFSET`` characters from its start, so a match is tried only there."""
+    starts = set()
+    for keyword in ASSIGNMENT_KEYWORDS:
+        at = lowered.find(keyword)
+        while at != -1:
+            starts.update(range(max(0, at - KEYWORD_OFFSET), at + 1))
+            at = lowered.find(keyword, at + 1)
+    match_at = ASSIGNMENT_LOWER.match
     pos = 0
-    while (match := search(lowered, pos)) is not None:
-        start = match.start()
-        if start and lowered[start - 1] in ASCII_ALNUM_LOWER:
-            pos = start + 1
+    for start in sorted(starts):
+        if start < pos or (start and lowered[start - 1] in ASCII_ALNUM_LOWER):
             continue
-        yield match
-        pos = match.end()
+        match = match_at(lowered, start)
+        if match is not None:
+            yield match
+            pos = match.end()
 
 
 # --- PV002 private keys ----------------------------------------------------------------------
