@@ -185,3 +185,21 @@ def test_rules_reading_git_run_on_a_memo_hit(tmp_path: Path, capsys, monkeypatch
     assert before.count("GT001") == 2  # both files could be committed
     (tmp_path / ".gitignore").write_text("memory/\n", encoding="utf-8")
     assert report(store, capsys, *args).count("GT001") == 0
+
+
+def test_files_given_report_what_the_whole_run_reports_on_them(
+    generated: Path, tmp_path: Path, capsys
+) -> None:
+    """Pre-commit names a few files: one-file rules run on those only, cross-file rules
+    on the whole store; a partial run never leaves a whole-store memo behind."""
+    import json
+
+    full = json.loads(report(generated, capsys, "--no-cache"))
+    chosen = sorted({d["filename"] for d in full})[:3]
+    cache_dir = str(tmp_path / "cache")
+    capsys.readouterr()
+    main(["check", *chosen, "--output-format", "json", "--exit-zero", "--cache-dir", cache_dir])
+    partial = json.loads(capsys.readouterr().out)
+    assert partial == [d for d in full if d["filename"] in chosen]
+    assert {d["code"][:2] for d in partial} & {"FM", "PV", "TY"}  # one-file rules ran there
+    assert json.loads(report(generated, capsys, "--cache-dir", cache_dir)) == full

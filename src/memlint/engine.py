@@ -55,9 +55,9 @@ def lint_store(
 ) -> list[Diagnostic]:
     """All diagnostics of ``store`` that survive report filters, ignores and suppressions.
 
-    ``local`` rules run file by file (from ``cache`` where it has the file,
-    in worker processes for large stores) while the cross-file rules run
-    here; a whole-store result in ``store.memo`` replaces both. Rules that
+    ``local`` rules run file by file on the files reported on (from ``cache``
+    where it has the file, in worker processes for large stores) while the
+    cross-file rules run here; a whole-store result in ``store.memo`` replaces both. Rules that
     read git always run. The unused-suppression rule runs last, on the
     directives that suppressed nothing.
     """
@@ -76,7 +76,7 @@ def lint_store(
             if not (rule.meta.local or rule.meta.external):
                 found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
         found = local.results() + found
-        if cache is not None:
+        if cache is not None and store.report is None:  # a partial result is no memo
             cache.remember_memo(store.profile, store.profile_reason, found)
     for rule in active:
         if rule.meta.external:
@@ -105,9 +105,10 @@ class _LocalRun:
         for rule in rules:
             checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
         memory_of = {id(memory.file): memory for memory in store.memories}
-        self.units = [(source, memory_of.get(id(source)), False) for source in store.files] + [
-            (source, None, True) for source in store.notes
-        ]
+        units = [(source, memory_of.get(id(source)), False) for source in store.files]
+        units += [(source, None, True) for source in store.notes]
+        # Files not reported on (pre-commit names a few) need no one-file results.
+        self.units = [unit for unit in units if store.reports_on(unit[0].path)]
         self.found: list[list[Diagnostic] | None] = [None] * len(self.units)
         if cache is not None:
             for position, (source, _, _) in enumerate(self.units):
