@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memlint.store import fold
 
@@ -18,6 +19,7 @@ URL = re.compile(
     re.IGNORECASE,
 )
 _CHAINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,18 @@ class Resolution:
 
 
 def resolve(store, target: str) -> Resolution:
+    """How ``target`` resolves in ``store`` (each distinct target looked up once per store,
+    shared by every LK and SU rule)."""
+    table = _RESOLVED.get(store)
+    if table is None:
+        table = _RESOLVED[store] = {}
+    found = table.get(target)
+    if found is None:
+        found = table[target] = _resolve(store, target)
+    return found
+
+
+def _resolve(store, target: str) -> Resolution:
     exact = store.by_name.get(target)
     if exact:
         return Resolution("exact" if len(exact) == 1 else "ambiguous", tuple(exact))
@@ -45,6 +59,7 @@ def resolve(store, target: str) -> Resolution:
     return Resolution("none")
 
 
+@lru_cache(maxsize=4096)
 def invalid_reason(target: str) -> str | None:
     """Why ``target`` cannot be a memory name (a path or a URL), or ``None``."""
     if URL.match(target):
