@@ -24,7 +24,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 
 from memlint import __version__
 from memlint.sources.document import SourceFile
@@ -79,6 +78,8 @@ def _load(path: str, key: str):
 
 def _dump(path: str, key: str, payload) -> None:
     """Write atomically (temp file + rename); a failure leaves the old file intact."""
+    import tempfile  # only runs that change the cache pay for the import
+
     directory = os.path.dirname(path)
     try:
         prepare_dir(directory)

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import TypeVar
 
 from memlint.cache import StoreCache, memory_facts, rebuild_memory
 from memlint.sources.document import SourceFile
 from memlint.store import Memory, load_memory
 
 MIN_FILES = 5000
-T = TypeVar("T")
 _job: Callable[[int], object] | None = None
 
 
@@ -56,7 +54,7 @@ def _call(index: int):
 class Batch:
     """``job(0..count-1)`` started in forked workers (or run here when serial)."""
 
-    def __init__(self, job: Callable[[int], T], count: int, jobs: int | None) -> None:
+    def __init__(self, job: Callable[[int], object], count: int, jobs: int | None) -> None:
         global _job
         workers = pool_size(count, jobs)
         self._pool = None
