@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 import time
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from memlint.rules.du.du001_near_duplicate_memory import near_duplicates
 
 WORDS = [f"w{i}" for i in range(3000)]
@@ -50,3 +53,27 @@ def test_recall_on_planted_pairs_above_085():
     strong = [(a, b) for a, b, jaccard in planted if jaccard >= 0.85]
     assert len(strong) > 100
     assert [pair for pair in strong if pair not in found] == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
+def test_ascii_word_split_equals_the_token_pattern(text: str) -> None:
+    import re
+    import zlib
+
+    from memlint.similarity import TOKEN, word_hashes
+
+    expected = [zlib.crc32(w.encode()) for w in re.findall(TOKEN, text.casefold())]
+    assert word_hashes(text) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1), max_size=300))
+def test_signature_keeps_the_smallest_value_per_bucket(hashes: set[int]) -> None:
+    from memlint.similarity import EMPTY, SIGNATURE_SIZE, signature, unpack
+
+    expected = [EMPTY] * SIGNATURE_SIZE
+    for value in hashes:
+        bucket, rest = value % SIGNATURE_SIZE, value >> 6
+        expected[bucket] = min(expected[bucket], rest)
+    assert list(unpack(signature(hashes))) == expected

@@ -13,13 +13,17 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from itertools import repeat
+from operator import and_, rshift
 
 SIGNATURE_SIZE = 64
 BUCKET_BITS = 6  # log2(SIGNATURE_SIZE)
 EMPTY = (1 << 63) - 1
 CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN = rf"[{CJK}]|[^\W{CJK}]+"  # compiled (by re's cache) on first non-ASCII text: 6 ms
-ASCII_WORD = re.compile(rb"\w+")  # TOKEN's words on ASCII text, as bytes
+ASCII_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")  # \w, lower-cased ASCII
+# Every other byte becomes a space, so that ``split()`` yields TOKEN's words of ASCII text.
+ASCII_WORDS_ONLY = bytes(byte if byte in ASCII_WORD_BYTES else 32 for byte in range(256))
 
 SIGNATURE_FORMAT = struct.Struct(f"<{SIGNATURE_SIZE}q")
 VALUE_BYTES = 8
@@ -29,8 +33,9 @@ Fingerprint = tuple[int, bytes]
 
 def word_hashes(text: str) -> list[int]:
     """CRC-32 of each word of ``text`` (casefolded; CJK characters are words)."""
-    if text.isascii():  # the same words, found faster on bytes
-        return list(map(zlib.crc32, ASCII_WORD.findall(text.encode("ascii").lower())))
+    if text.isascii():  # the same words, found 2x faster on bytes
+        words = text.encode("ascii").lower().translate(ASCII_WORDS_ONLY).split()
+        return list(map(zlib.crc32, words))
     return list(map(zlib.crc32, map(str.encode, re.findall(TOKEN, text.casefold()))))
 
 
@@ -43,10 +48,17 @@ def shingles(text: str) -> set[int]:
 def signature(hashes: set[int]) -> bytes:
     """One-permutation MinHash: the smallest hash in each of the buckets (the low
     bits pick the bucket), packed as 64-bit little-endian values (512 bytes,
-    where a tuple of ints would take 2.5 KB)."""
-    mask = SIGNATURE_SIZE - 1
-    lowest = {value & mask: value >> BUCKET_BITS for value in sorted(hashes, reverse=True)}
-    return SIGNATURE_FORMAT.pack(*[lowest.get(bucket, EMPTY) for bucket in range(SIGNATURE_SIZE)])
+    where a tuple of ints would take 2.5 KB). Built by C-level maps: in
+    descending order the last value written to a bucket is its smallest."""
+    descending = sorted(hashes, reverse=True)
+    lowest = dict(
+        zip(
+            map(and_, descending, repeat(SIGNATURE_SIZE - 1)),
+            map(rshift, descending, repeat(BUCKET_BITS)),
+            strict=True,
+        )
+    )
+    return SIGNATURE_FORMAT.pack(*map(lowest.get, range(SIGNATURE_SIZE), repeat(EMPTY)))
 
 
 def unpack(signature: bytes) -> tuple[int, ...]:
