@@ -129,7 +129,7 @@ def test_unchanged_store_reuses_the_whole_result_without_parsing(
 
     monkeypatch.setattr("memlint.parallel.load_memory", refuse)
     monkeypatch.setattr("memlint.cache.StoreCache.memory_facts", refuse)
-    monkeypatch.setattr("memlint.engine._LocalRun", refuse)
+    monkeypatch.setattr("memlint.engine._StoreRun", refuse)
     assert report(generated, capsys, "--cache-dir", cache_dir) == reference
 
 

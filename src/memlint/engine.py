@@ -56,10 +56,10 @@ def lint_store(
     """All diagnostics of ``store`` that survive report filters, ignores and suppressions.
 
     ``local`` rules run file by file on the files reported on (from ``cache``
-    where it has the file, in worker processes for large stores) while the
-    cross-file rules run here; a whole-store result in ``store.memo`` replaces both. Rules that
-    read git always run. The unused-suppression rule runs last, on the
-    directives that suppressed nothing.
+    where it has the file), the cross-file rules on the whole store; for large
+    stores both are spread over worker processes. A whole-store result in
+    ``store.memo`` replaces them. Rules that read git always run. The
+    unused-suppression rule runs last, on the directives that suppressed nothing.
     """
     active = [
         rule
@@ -70,12 +70,7 @@ def lint_store(
     if store.memo is not None:
         found = list(store.memo)
     else:
-        local = _LocalRun(store, settings, [r for r in active if r.meta.local], cache, jobs)
-        found = []
-        for rule in active:
-            if not (rule.meta.local or rule.meta.external):
-                found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
-        found = local.results() + found
+        found = _StoreRun(store, settings, active, cache).results(jobs)
         if cache is not None and store.report is None:  # a partial result is no memo
             cache.remember_memo(store.profile, store.profile_reason, found)
     for rule in active:
@@ -88,22 +83,28 @@ def lint_store(
     return [d for d in found if _kept(d, store, settings)]
 
 
-class _LocalRun:
-    """The ``local`` rules over every file of a store, one result list per file.
+class _StoreRun:
+    """Every non-external rule over one store, as tasks: each cross-file rule is one
+    task, the ``local`` rules of ``UNITS_PER_TASK`` files another.
 
     A file's unit is its FILE-scope rules, plus the MEMORY-scope rules on its
-    memory or the NOTES-scope rules on its note records. Units the cache
-    lacks are started on construction (in workers when many), so that the
-    cross-file rules can run meanwhile.
+    memory or the NOTES-scope rules on its note records; units the cache holds
+    are not run. Results come back in task order, so the outcome does not
+    depend on how many processes ran the tasks.
     """
 
-    def __init__(self, store: Store, settings: Settings, rules: list[Rule], cache, jobs) -> None:
+    UNITS_PER_TASK = 64
+
+    def __init__(self, store: Store, settings: Settings, rules: list[Rule], cache) -> None:
         self.store = store
+        self.settings = settings
         self.cache = cache
+        self.cross = [r for r in rules if not (r.meta.local or r.meta.external)]
         view = ProfileView(store.profile)
-        checks = {scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)}
+        self.checks = {scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)}
         for rule in rules:
-            checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
+            if rule.meta.local:
+                self.checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
         memory_of = {id(memory.file): memory for memory in store.memories}
         units = [(source, memory_of.get(id(source)), False) for source in store.files]
         units += [(source, None, True) for source in store.notes]
@@ -115,25 +116,37 @@ class _LocalRun:
                 self.found[position] = cache.local_results(source, store.profile)
         self.missing = [position for position, found in enumerate(self.found) if found is None]
 
-        def unit(index: int) -> list[Diagnostic]:
-            source, memory, notes = self.units[self.missing[index]]
-            results: list[Diagnostic] = []
-            for rule, ctx in checks[Scope.FILE]:
-                results.extend(_checked(rule, ctx, store, source, source))
-            extra = checks[Scope.NOTES] if notes else checks[Scope.MEMORY] if memory else ()
-            for rule, ctx in extra:
-                results.extend(_checked(rule, ctx, store, source if notes else memory, source))
-            return results
+    def _unit(self, position: int) -> list[Diagnostic]:
+        source, memory, notes = self.units[position]
+        store, checks = self.store, self.checks
+        results: list[Diagnostic] = []
+        for rule, ctx in checks[Scope.FILE]:
+            results.extend(_checked(rule, ctx, store, source, source))
+        extra = checks[Scope.NOTES] if notes else checks[Scope.MEMORY] if memory else ()
+        for rule, ctx in extra:
+            results.extend(_checked(rule, ctx, store, source if notes else memory, source))
+        return results
 
-        self.batch = Batch(unit, len(self.missing), jobs)
+    def _task(self, index: int) -> list:
+        if index < len(self.cross):
+            rule = self.cross[index]
+            return _run(rule, self.store, self.settings, _targets(self.store, rule.meta.scope))
+        start = (index - len(self.cross)) * self.UNITS_PER_TASK
+        return [self._unit(p) for p in self.missing[start : start + self.UNITS_PER_TASK]]
 
-    def results(self) -> list[Diagnostic]:
+    def results(self, jobs: int | None) -> list[Diagnostic]:
+        """Local results in file order, then cross-file results in rule order."""
+        chunks = -(-len(self.missing) // self.UNITS_PER_TASK)
+        batch = Batch(self._task, len(self.cross) + chunks, jobs, items=len(self.units))
+        done = iter(batch.results())
+        cross = [d for _ in self.cross for d in next(done)]
+        computed = (found for task in done for found in task)
         profile = self.store.profile
-        for position, found in zip(self.missing, self.batch.results(), strict=True):
+        for position, found in zip(self.missing, computed, strict=True):
             self.found[position] = found
             if self.cache is not None:
                 self.cache.remember_local_results(self.units[position][0], profile, found)
-        return [d for found in self.found for d in found]
+        return [d for found in self.found for d in found] + cross
 
 
 def _run(rule: Rule, store: Store, settings: Settings, targets) -> list[Diagnostic]:

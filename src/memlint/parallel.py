@@ -54,9 +54,13 @@ def _call(index: int):
 class Batch:
     """``job(0..count-1)`` started in forked workers (or run here when serial)."""
 
-    def __init__(self, job: Callable[[int], object], count: int, jobs: int | None) -> None:
+    def __init__(
+        self, job: Callable[[int], object], count: int, jobs: int | None, items: int | None = None
+    ) -> None:
+        """``items``: how many files the jobs cover, when a job is more than one file
+        (the pool's threshold counts files); then every job is its own pool task."""
         global _job
-        workers = pool_size(count, jobs)
+        workers = pool_size(count if items is None else items, jobs)
         self._pool = None
         if workers == 1:
             self._results = [job(index) for index in range(count)]
@@ -68,7 +72,7 @@ class Batch:
             self._pool = multiprocessing.get_context("fork").Pool(workers)
         finally:
             _job = None  # the workers were forked with it; this process needs it no more
-        chunk = max(1, count // (workers * 16))
+        chunk = 1 if items is not None else max(1, count // (workers * 16))
         self._pending = self._pool.imap(_call, range(count), chunksize=chunk)
 
     def results(self) -> Iterator:
