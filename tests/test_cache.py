@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from memlint.cache import CacheSet, StoreCache, config_key
+from memlint.cache import CacheSet, StoreCache, config_key, source_digest
 from memlint.cli import main
 from memlint.config import Settings
 from memlint.discovery import discover
 from memlint.engine import lint_store, selected_rules
+from memlint.sources.document import SourceFile
 from tests.helpers import generate_store
 
 
@@ -102,6 +103,11 @@ def test_planted_pickle_runs_nothing(tmp_path: Path) -> None:
     path = tmp_path / "store.pickle"
     path.write_bytes(pickle.dumps(("key", {"a.md": [b"", Exploit(), None]})))
     assert StoreCache(str(path), "key").entries == {}
+    assert not marker.exists()
+    source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x", text="x")
+    digest = source_digest(source)
+    path.write_bytes(pickle.dumps(("key", {"a.md": [digest, pickle.dumps(Exploit())]})))
+    assert StoreCache(str(path), "key").memory_facts(source) is None  # the blob is refused
     assert not marker.exists()
 
 

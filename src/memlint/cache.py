@@ -21,6 +21,7 @@ never cached. Writes are atomic; loading admits memlint's own value classes only
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
 import sys
@@ -76,6 +77,16 @@ def _load(path: str, key: str):
     return payload if stored_key == key else None
 
 
+def _loads(blob) -> object:
+    """One entry's pickle, admitting memlint's value classes only; ``None`` if broken."""
+    if not isinstance(blob, bytes):
+        return None
+    try:
+        return _FactsUnpickler(io.BytesIO(blob)).load()
+    except Exception:  # truncated or foreign: the entry is rebuilt
+        return None
+
+
 def _dump(path: str, key: str, payload) -> None:
     """Write atomically (temp file + rename); a failure leaves the old file intact."""
     import tempfile  # only runs that change the cache pay for the import
@@ -104,7 +115,12 @@ def source_digest(source: SourceFile) -> bytes:
 
 
 class StoreCache:
-    """Cached facts and results of one store, per file and for the whole store."""
+    """Cached facts and results of one store, per file and for the whole store.
+
+    On disk a file's entry is ``[digest, blob]``, the blob a pickle of
+    ``[facts, (profile, local results)]``: an unchanged file's blob is written
+    back as it was read, so saving costs little when few files changed.
+    """
 
     def __init__(self, path: str, key: str) -> None:
         self.path = path
@@ -112,6 +128,8 @@ class StoreCache:
         self.key = key
         self.changed = False
         self._entries: dict[str, list] | None = None
+        self._opened: dict[str, list] = {}  # rel -> [facts, results], unpickled this run
+        self._dirty: set[str] = set()
         self._digests: dict[str, bytes] = {}
         self._store_digest: bytes | None = None
         self._memo: tuple | None = None
@@ -131,29 +149,38 @@ class StoreCache:
         return found
 
     def _entry(self, source: SourceFile) -> list:
+        """``[facts, results]`` of ``source``: cached when its digest is unchanged."""
+        rel = source.rel
+        opened = self._opened.get(rel)
+        if opened is not None:
+            return opened
         digest = self.digest(source)
-        entry = self.entries.get(source.rel)
-        if entry is None or entry[0] != digest:
-            entry = [digest, None, None]
-            self.entries[source.rel] = entry
-            self.changed = True
-        return entry
+        entry = self.entries.get(rel)
+        opened = None
+        if entry is not None and entry[0] == digest:
+            opened = _loads(entry[1])
+        if not (isinstance(opened, list) and len(opened) == 2):
+            opened = [None, None]
+            self.entries[rel] = [digest, None]
+            self._dirty.add(rel)
+        self._opened[rel] = opened
+        return opened
 
     def memory_facts(self, source: SourceFile) -> tuple | None:
-        return self._entry(source)[1]
+        return self._entry(source)[0]
 
     def remember_memory_facts(self, source: SourceFile, facts: tuple) -> None:
-        self._entry(source)[1] = facts
-        self.changed = True
+        self._entry(source)[0] = facts
+        self._dirty.add(source.rel)
 
     def local_results(self, source: SourceFile, profile: str) -> list | None:
         """The local rules' diagnostics on ``source`` under ``profile``, if cached."""
-        results = self._entry(source)[2]
+        results = self._entry(source)[1]
         return results[1] if results is not None and results[0] == profile else None
 
     def remember_local_results(self, source: SourceFile, profile: str, found: list) -> None:
-        self._entry(source)[2] = (profile, found)
-        self.changed = True
+        self._entry(source)[1] = (profile, found)
+        self._dirty.add(source.rel)
 
     def forget_missing(self, present: set[str]) -> None:
         if self._entries is None:
@@ -192,7 +219,11 @@ class StoreCache:
             self._memo = (self._store_digest, profile, reason, list(found))
 
     def save(self) -> None:
-        if self.changed:
+        for rel in self._dirty:
+            if rel in self.entries:
+                blob = pickle.dumps(self._opened[rel], protocol=pickle.HIGHEST_PROTOCOL)
+                self.entries[rel][1] = blob
+        if self.changed or self._dirty:
             _dump(self.path, self.key, self.entries)
         if self._memo is not None:
             _dump(self.memo_path, self.key, self._memo)
