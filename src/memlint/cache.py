@@ -3,13 +3,14 @@
 Each store root has two pickles in ``.memlint_cache/`` (or ``--cache-dir``):
 
 - ``store-<id>.pickle``: per file (by store-relative path), the content
-  digest, the parse facts of a memory (frontmatter fields, body start,
-  wikilinks, fingerprint: compact tuples from which ``Memory`` is rebuilt
-  without parsing) and the results of the ``local`` rules on that file for
-  one profile. An entry is valid while the file's digest is unchanged.
+  digest (SHA-256) and a blob holding the parse facts of a memory
+  (frontmatter fields, body start, wikilinks, fingerprint: compact tuples
+  from which ``Memory`` is rebuilt without parsing) and the results of the
+  ``local`` rules on that file for one profile. An entry is valid while the
+  file's digest is unchanged.
 - ``store-<id>.memo.pickle``: the profile and every non-external rule's
   diagnostics (before suppressions) for one store digest, which covers the
-  digest (SHA-256) and path of every file, the skipped and excluded entries. When no
+  digest and path of every file, the skipped and excluded entries. When no
   input changed the whole result is reused; when any file changed every
   cross-file rule runs again on the rebuilt store.
 
