@@ -50,3 +50,22 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     assert size["identical"] == {"cache_cold": True, "cache_warm": True}
     assert summary["heavy_imports"] == []
     assert "floor" in result.stdout
+
+
+def test_phases_names_where_the_time_goes(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    subprocess.run(
+        [sys.executable, str(BENCH / "gen_store.py"), str(store), "--files", "40"],
+        check=True,
+        capture_output=True,
+    )
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "phases.py"), str(store), "--no-cache"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    lines = dict(line.split(None, 1) for line in result.stderr.splitlines() if line[:1] != " ")
+    assert {"total", "imports", "discover", "load_memories", "lint_store", "render"} <= set(lines)
+    assert "DU001" in result.stderr and "PV001" in result.stderr
+    assert result.stdout == ""
