@@ -34,7 +34,7 @@ from memlint.sources.markdown import WikiLink
 from memlint.store import Memory
 
 CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 4
+FORMAT = 5
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by memlint.\n"
