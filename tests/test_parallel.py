@@ -63,3 +63,19 @@ def test_pool_with_partial_cache(generated: Path, tmp_path: Path, monkeypatch) -
 def test_small_stores_stay_serial() -> None:
     assert parallel.pool_size(100, None) == 1
     assert parallel.pool_size(1, 4) == 1
+
+
+def test_a_dead_worker_neither_hangs_nor_changes_results(monkeypatch) -> None:
+    """A worker killed mid-run (out of memory, a crash in C code): the rest runs here."""
+    import os
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    parent = os.getpid()
+
+    def job(index: int) -> int:
+        if index == 7 and os.getpid() != parent:
+            os._exit(1)
+        return index * index
+
+    batch = parallel.Batch(job, 200, 2)
+    assert list(batch.results()) == [index * index for index in range(200)]

@@ -52,7 +52,12 @@ def _call(index: int):
 
 
 class Batch:
-    """``job(0..count-1)`` started in forked workers (or run here when serial)."""
+    """``job(0..count-1)`` started in forked workers (or run here when serial).
+
+    If a worker dies (killed for memory, or a crash in C code), the jobs whose
+    results did not arrive run in this process instead: a run never hangs on a
+    lost worker, and its results are the same.
+    """
 
     def __init__(
         self, job: Callable[[int], object], count: int, jobs: int | None, items: int | None = None
@@ -60,20 +65,24 @@ class Batch:
         """``items``: how many files the jobs cover, when a job is more than one file
         (the pool's threshold counts files); then every job is its own pool task."""
         global _job
+        self._job = job
+        self._count = count
         workers = pool_size(count if items is None else items, jobs)
         self._pool = None
         if workers == 1:
             self._results = [job(index) for index in range(count)]
             return
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
+        chunk = 1 if items is not None else max(1, count // (workers * 16))
+        context = multiprocessing.get_context("fork")
+        self._pool = ProcessPoolExecutor(workers, mp_context=context)
         _job = job
-        try:
-            self._pool = multiprocessing.get_context("fork").Pool(workers)
+        try:  # a fork-context executor forks every worker at the first submission
+            self._pending = self._pool.map(_call, range(count), chunksize=chunk)
         finally:
             _job = None  # the workers were forked with it; this process needs it no more
-        chunk = 1 if items is not None else max(1, count // (workers * 16))
-        self._pending = self._pool.imap(_call, range(count), chunksize=chunk)
 
     def results(self) -> Iterator:
         """Every result, in index order, as the workers deliver them (each can be
@@ -81,10 +90,18 @@ class Batch:
         if self._pool is None:
             yield from self._results
             return
+        from concurrent.futures.process import BrokenProcessPool
+
+        delivered = 0
         try:
-            yield from self._pending
+            for result in self._pending:
+                yield result
+                delivered += 1
+        except BrokenProcessPool:  # a worker died: finish here
+            for index in range(delivered, self._count):
+                yield self._job(index)
         finally:
-            self._pool.terminate()
+            self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
 
