@@ -127,15 +127,17 @@ def supports(flag: str) -> bool:
 
 
 def check_identity(store: str, cache_dir: str) -> dict[str, bool]:
-    """Compare JSON output without cache, with a cold cache and with a warm one."""
+    """Compare JSON output of a serial run without cache with a forced process pool,
+    a cold cache and a warm one."""
     base = [*memlint_argv(), "check", store, "--output-format", "json", "--exit-zero"]
 
     def output(extra: list[str]) -> str:
         return subprocess.run(base + extra, capture_output=True, text=True, check=False).stdout
 
-    reference = output(["--no-cache"])
+    reference = output(["--no-cache", "--jobs", "1"])
     shutil.rmtree(cache_dir, ignore_errors=True)
     return {
+        "pool": output(["--no-cache", "--jobs", "2"]) == reference,
         "cache_cold": output(["--cache-dir", cache_dir]) == reference,
         "cache_warm": output(["--cache-dir", cache_dir]) == reference,
     }

@@ -47,7 +47,7 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     assert size["files"] == 40
     assert set(size["timings"]) >= {"floor", "cold", "warm", "warm_1pct"}
     assert size["timings"]["floor"]["x_floor"] == 1.0
-    assert size["identical"] == {"cache_cold": True, "cache_warm": True}
+    assert size["identical"] == {"pool": True, "cache_cold": True, "cache_warm": True}
     assert summary["heavy_imports"] == []
     assert "floor" in result.stdout
 
