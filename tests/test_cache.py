@@ -209,3 +209,26 @@ def test_files_given_report_what_the_whole_run_reports_on_them(
     assert partial == [d for d in full if d["filename"] in chosen]
     assert {d["code"][:2] for d in partial} & {"FM", "PV", "TY"}  # one-file rules ran there
     assert json.loads(report(generated, capsys, "--cache-dir", cache_dir)) == full
+
+
+def test_a_local_rule_sees_only_the_profile(tmp_path: Path) -> None:
+    """A rule declared ``local`` that reaches for the store would be cached wrongly per
+    file: it gets a ProfileView, so the attempt is a reported crash, not a silent result."""
+    from types import SimpleNamespace
+
+    from memlint.diagnostics import Severity
+    from memlint.engine import Rule
+    from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+    def check(ctx, source):
+        assert ctx.store.profile in ALL_PROFILES
+        yield from ()
+        len(ctx.store.memories)  # not part of a local rule's view
+
+    meta = RuleMeta("ZZ001", "peeks", "peeks", Severity.ERROR, Scope.FILE, ALL_PROFILES, local=True)
+    store_dir = generate_store(tmp_path / "s", 5, seed=1)
+    settings = Settings()
+    (store,) = discover([str(store_dir)], settings)
+    found = lint_store(store, settings, [Rule(SimpleNamespace(META=meta, check=check))])
+    assert found and {d.code for d in found} == {"MX002"}
+    assert all("ZZ001 crashed (AttributeError" in d.message for d in found)
