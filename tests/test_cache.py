@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -232,3 +233,97 @@ def test_a_local_rule_sees_only_the_profile(tmp_path: Path) -> None:
     found = lint_store(store, settings, [Rule(SimpleNamespace(META=meta, check=check))])
     assert found and {d.code for d in found} == {"MX002"}
     assert all("ZZ001 crashed (AttributeError" in d.message for d in found)
+
+
+def age(store: Path, seconds: float = 3600) -> None:
+    """Set every file's mtime back, so that its signature is trusted (not racy)."""
+    then = time.time() - seconds
+    for path in store.rglob("*"):
+        os.utime(path, (then, then), follow_symlinks=False)
+
+
+def count_reads(monkeypatch) -> list[str]:
+    """The store-relative paths read from disk from now on, in order."""
+    import memlint.discovery
+    import memlint.sources.document as document
+
+    reads: list[str] = []
+    original = document.read_into
+
+    def counted(source, max_bytes):
+        reads.append(source.rel)
+        original(source, max_bytes)
+
+    monkeypatch.setattr(document, "read_into", counted)
+    monkeypatch.setattr(memlint.discovery, "read_into", counted)
+    return reads
+
+
+@pytest.mark.parametrize("output_format", ["json", "full"])
+def test_unchanged_files_are_not_read_again(
+    generated: Path, tmp_path: Path, capsys, monkeypatch, output_format: str
+) -> None:
+    """Signatures stand for unchanged content: only the index, the note stores, files
+    holding a suppression and (for snippets) files with findings are read."""
+    import json
+
+    target = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    target.write_text(
+        target.read_text(encoding="utf-8") + "\n<!-- memlint: ignore[LK001] -->\n", "utf-8"
+    )
+    age(generated)
+    options = ("--output-format", output_format, "--exit-zero")
+    cache_dir = str(tmp_path / "cache")
+    capsys.readouterr()
+    main(["check", str(generated), *options, "--no-cache"])
+    reference = capsys.readouterr().out
+    main(["check", str(generated), *options, "--cache-dir", cache_dir])
+    assert capsys.readouterr().out == reference
+    reads = count_reads(monkeypatch)
+    main(["check", str(generated), *options, "--cache-dir", cache_dir])
+    assert capsys.readouterr().out == reference
+    memories = {p.relative_to(generated).as_posix() for p in generated.rglob("*.md")}
+    memories.discard("MEMORY.md")
+    read_memories = set(reads) & memories
+    assert target.name in read_memories  # its suppression is applied again
+    if output_format == "json":
+        assert read_memories == {target.name}
+    else:  # the snippets show lines of the files with findings
+        main(["check", str(generated), "--output-format", "json", "--no-cache", "--exit-zero"])
+        found = {
+            os.path.relpath(d["filename"], generated) for d in json.loads(capsys.readouterr().out)
+        }
+        assert read_memories == (found & memories) | {target.name}
+    assert len(read_memories) < len(memories) / 2
+
+
+def test_a_rewrite_keeping_size_and_mtime_is_seen(generated: Path, tmp_path: Path, capsys) -> None:
+    age(generated)
+    cache_dir = str(tmp_path / "cache")
+    report(generated, capsys, "--cache-dir", cache_dir)
+    target = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    content = target.read_bytes()
+    stat = target.stat()
+    broken = b"---\nname: [\n---\n"
+    target.write_bytes(broken + b"x" * (len(content) - len(broken)))
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # ctime still moves
+    assert target.stat().st_size == stat.st_size
+    expected = report(generated, capsys, "--no-cache")
+    assert "FM003" in expected
+    assert report(generated, capsys, "--cache-dir", cache_dir) == expected
+
+
+def test_a_file_written_just_before_the_run_is_read_every_time(
+    generated: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """A signature taken less than RACY_NS after the file's mtime is not trusted: a
+    second write within the same clock tick would keep it."""
+    age(generated)
+    fresh = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    fresh.write_text(fresh.read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
+    cache_dir = str(tmp_path / "cache")
+    report(generated, capsys, "--cache-dir", cache_dir)
+    reads = count_reads(monkeypatch)
+    report(generated, capsys, "--cache-dir", cache_dir)
+    memories = [r for r in reads if r != "MEMORY.md" and r.endswith(".md")]
+    assert memories == [fresh.name]

@@ -8,6 +8,13 @@ Each store root has two pickles in ``.memlint_cache/`` (or ``--cache-dir``):
   from which ``Memory`` is rebuilt without parsing) and the results of the
   ``local`` rules on that file for one profile. An entry is valid while the
   file's digest is unchanged.
+- ``store-<id>.files.pickle``: per file, its ``lstat`` signature (size,
+  mtime, ctime, inode, device) when last read, with its digest and whether it
+  mentions a suppression. A file whose signature is unchanged is not read
+  again: its digest is taken from here and its content read only if some
+  rule or renderer asks for it (as git's index does). A signature is kept
+  only when the file's mtime was at least ``RACY_NS`` older than the run
+  that read it, so a write in the same clock tick as the read is never missed.
 - ``store-<id>.memo.pickle``: the profile and every non-external rule's
   diagnostics (before suppressions) for one store digest, which covers the
   digest and path of every file, the skipped and excluded entries. When no
@@ -28,13 +35,15 @@ import pickle
 import sys
 
 from memlint import __version__
-from memlint.sources.document import SourceFile
+from memlint.sources.document import Known, SourceFile
 from memlint.sources.frontmatter import Field, Frontmatter, FrontmatterProblem
 from memlint.sources.markdown import WikiLink
 from memlint.store import Memory
+from memlint.suppression import DIRECTIVE_MARK
 
 CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 5
+FORMAT = 6
+RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by memlint.\n"
@@ -59,6 +68,7 @@ class _FactsUnpickler(pickle.Unpickler):
                 for name in ("Severity", "Applicability", "Position", "Range", "Edit", "Fix")
             ),
             ("memlint.diagnostics", "Diagnostic"),
+            ("memlint.sources.document", "Known"),
         ]
     )
 
@@ -107,6 +117,15 @@ def _dump(path: str, key: str, payload) -> None:
         return
 
 
+def signature(entry: os.DirEntry) -> tuple | None:
+    """What changes whenever a file's content may have: from ``lstat``."""
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
 def source_digest(source: SourceFile) -> bytes:
     """The file's bytes, and why they could not be read if so (size, errno)."""
     digest = hashlib.sha256(source.raw)  # the fastest here: hardware SHA, 2x blake2b
@@ -126,6 +145,7 @@ class StoreCache:
     def __init__(self, path: str, key: str) -> None:
         self.path = path
         self.memo_path = path.removesuffix(".pickle") + ".memo.pickle"
+        self.files_path = path.removesuffix(".pickle") + ".files.pickle"
         self.key = key
         self.changed = False
         self._entries: dict[str, list] | None = None
@@ -134,6 +154,8 @@ class StoreCache:
         self._digests: dict[str, bytes] = {}
         self._store_digest: bytes | None = None
         self._memo: tuple | None = None
+        self._signatures: dict[str, tuple] | None = None  # rel -> (signature, Known)
+        self._signatures_seen: dict[str, tuple] = {}
 
     @property
     def entries(self) -> dict[str, list]:
@@ -146,8 +168,36 @@ class StoreCache:
     def digest(self, source: SourceFile) -> bytes:
         found = self._digests.get(source.rel)
         if found is None:
-            found = self._digests[source.rel] = source_digest(source)
+            known = source.known
+            found = known.digest if known is not None else source_digest(source)
+            self._digests[source.rel] = found
         return found
+
+    # -- unchanged files by signature ------------------------------------------
+
+    def known(self, rel: str, sig: tuple | None) -> Known | None:
+        """What is known of ``rel`` if its signature is the one it had when read."""
+        if self._signatures is None:
+            loaded = _load(self.files_path, self.key)
+            self._signatures = loaded if isinstance(loaded, dict) else {}
+        found = self._signatures.get(rel)
+        if sig is None or not (isinstance(found, tuple) and len(found) == 2):
+            return None
+        if found[0] != sig or not isinstance(found[1], Known):
+            return None
+        self._signatures_seen[rel] = found
+        return found[1]
+
+    def remember_read(self, source: SourceFile, sig: tuple | None, started_ns: int) -> None:
+        """Record ``source``, just read, under ``sig`` unless its mtime is too recent
+        (before ``started_ns``, the run's start, by less than ``RACY_NS``)."""
+        text = source.text
+        if sig is None or text is None or source.problem is not None:
+            return
+        if sig[1] >= started_ns - RACY_NS:
+            return
+        known = Known(self.digest(source), DIRECTIVE_MARK in text)
+        self._signatures_seen[source.rel] = (sig, known)
 
     def _entry(self, source: SourceFile) -> list:
         """``[facts, results]`` of ``source``: cached when its digest is unchanged."""
@@ -220,6 +270,8 @@ class StoreCache:
             self._memo = (self._store_digest, profile, reason, list(found))
 
     def save(self) -> None:
+        if self._signatures is not None and self._signatures_seen != self._signatures:
+            _dump(self.files_path, self.key, self._signatures_seen)
         for rel in self._dirty:
             if rel in self.entries:
                 blob = pickle.dumps(self._opened[rel], protocol=pickle.HIGHEST_PROTOCOL)

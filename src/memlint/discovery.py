@@ -12,13 +12,14 @@ from __future__ import annotations
 import fnmatch
 import os
 import stat
+import time
 from dataclasses import dataclass, field
 
-from memlint.cache import CacheSet
+from memlint.cache import CacheSet, StoreCache, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import detect_profile, is_note_store, looks_like_memory_dir
 from memlint.parallel import load_memories
-from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_source
+from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store, load_index
 
 INDEX_NAME = "MEMORY.md"
@@ -61,6 +62,7 @@ class Discovery:
         self.loose_notes: dict[str, set[str] | None] = {}
         self.configured = {os.path.normpath(s.path): s for s in settings.stores}
         self.overrides: dict[str, bytes] = {}
+        self.started_ns = time.time_ns()
 
     def add_override(self, raw: str, data: bytes) -> None:
         """Lint ``data`` as the content of file ``raw`` (stdin), on disk or not."""
@@ -219,12 +221,7 @@ class Discovery:
                 if entry.name.startswith(".") or excluded.match(rel):
                     store.excluded.append(rel)
                     continue
-                source = self._read(path, rel, display)
-                if cache is not None:
-                    cache.digest(source)
-                if not self.keep_raw and source.text is not None:
-                    source.raw = b""  # lint mode: the text is all that is needed from here
-                memory_sources.append(source)
+                memory_sources.append(self._read_memory(entry, rel, display, cache))
         for path in sorted(self.overrides):  # in-memory files that are not on disk
             found = self.ancestor_root(os.path.dirname(path))
             if os.path.lexists(path) or found is None or found[0] != plan.root:
@@ -246,7 +243,7 @@ class Discovery:
         store.index_entry = next(
             (s for s in store.skipped if s.path == os.path.join(plan.root, INDEX_NAME)), None
         )
-        readable = [source for source in memory_sources if source.text is not None]
+        readable = [source for source in memory_sources if source.readable]
         memo = cache.memo(store) if cache is not None else None
         if memo is not None:
             store.profile, store.profile_reason, store.memo = memo
@@ -275,6 +272,32 @@ class Discovery:
                 store.notes.append(self._read(path, rel, self.display(path)))
             stores.append(store)
         return stores
+
+    def _read_memory(
+        self, entry: os.DirEntry, rel: str, display: str, cache: StoreCache | None
+    ) -> SourceFile:
+        """A memory file, read now, or deferred when ``cache`` knows it unchanged."""
+        path = entry.path
+        sig = None
+        if cache is not None and path not in self.overrides:
+            sig = signature(entry)
+            known = cache.known(rel, sig)
+            if known is not None:
+                return SourceFile.deferred(path, rel, display, known, self._read_deferred)
+        source = self._read(path, rel, display)
+        if cache is not None:
+            cache.digest(source)
+            cache.remember_read(source, sig, self.started_ns)
+        self._drop_raw(source)
+        return source
+
+    def _read_deferred(self, source: SourceFile) -> None:
+        read_into(source, self.settings.max_file_size)
+        self._drop_raw(source)
+
+    def _drop_raw(self, source: SourceFile) -> None:
+        if not self.keep_raw and source.text is not None:
+            source.raw = b""  # lint mode: the text is all that is needed from here
 
     def _is_notes(self, path: str) -> bool:
         return path in self.settings.notes or is_note_store(path)

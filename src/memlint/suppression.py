@@ -25,6 +25,7 @@ from memlint.sources.markdown import prose_lines
 
 UNUSED_SUPPRESSION = "MX001"
 UNSUPPRESSIBLE = frozenset({"MX002"})
+DIRECTIVE_MARK = "memlint:"  # text without it holds no directive
 DIRECTIVE = re.compile(
     r"<!--[ \t]{0,20}memlint:[ \t]{0,20}(ignore|allow|disable|enable|file-ignore)"
     r"\[([^\]\n]{0,300})\][ \t]{0,20}-->"
@@ -69,7 +70,7 @@ class Directive:
 def parse_directives(source: SourceFile, body_start: int = 0) -> list[Directive]:
     """The directives of one Markdown file, with the lines each one covers."""
     text = source.text
-    if text is None or "memlint:" not in text:
+    if text is None or DIRECTIVE_MARK not in text:
         return []
     matches = [m for m in DIRECTIVE.finditer(text, body_start)]
     if not matches:
@@ -159,8 +160,12 @@ def markdown_sources(store) -> list[tuple[SourceFile, int]]:
 
     found = []
     for source in store.files:
+        if not source.path.endswith((".md", ".markdown")):
+            continue
+        if source.known is not None and not source.known.has_directive:
+            continue  # unchanged since a read that found none: not read again
         text = source.text
-        if text is not None and "memlint:" in text and source.path.endswith((".md", ".markdown")):
+        if text is not None and DIRECTIVE_MARK in text:
             frontmatter = parse_frontmatter(text)
             found.append((source, frontmatter.end if frontmatter is not None else 0))
     return found

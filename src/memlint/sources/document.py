@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import stat
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from memlint.diagnostics import Edit, Position, Range
 
@@ -23,22 +25,95 @@ class ReadProblem:
     offset: int = 0
 
 
-@dataclass(slots=True, eq=False)
-class SourceFile:
+class Known(NamedTuple):
+    """What the cache knows of an unchanged file without reading it."""
+
+    digest: bytes
+    has_directive: bool  # whether its text mentions ``memlint:`` (a suppression)
+
+
+def _read_first(slot: str) -> property:
+    """A ``SourceFile`` attribute set by reading the file: a deferred file is read
+    on first access."""
+    stored = getattr(_SourceSlots, slot)
+
+    def get(self):
+        if self._pending is not None:
+            self._read_pending()
+        return stored.__get__(self)
+
+    return property(get, stored.__set__)
+
+
+class _SourceSlots:
+    __slots__ = ("_bom", "_mode", "_problem", "_raw", "_text")
+
+
+class SourceFile(_SourceSlots):
     """A file's raw bytes and strictly decoded text (BOM removed), with positions.
 
-    Offsets used by rules are indexes into ``text``.
+    Offsets used by rules are indexes into ``text``. A file the cache knows
+    unchanged is ``deferred``: nothing is read until its content is asked for.
     """
 
-    path: str
-    rel: str
-    display: str
-    raw: bytes = b""
-    text: str | None = None
-    bom: bool = False
-    problem: ReadProblem | None = None
-    mode: int = 0
-    _line_starts: list[int] | None = field(default=None, repr=False)
+    __slots__ = ("_line_starts", "_pending", "display", "known", "path", "rel")
+
+    def __init__(
+        self,
+        path: str,
+        rel: str,
+        display: str,
+        raw: bytes = b"",
+        text: str | None = None,
+        bom: bool = False,
+        problem: ReadProblem | None = None,
+        mode: int = 0,
+    ) -> None:
+        self.path = path
+        self.rel = rel
+        self.display = display
+        self._raw = raw
+        self._text = text
+        self._bom = bom
+        self._problem = problem
+        self._mode = mode
+        self.known: Known | None = None
+        self._line_starts: list[int] | None = None
+        self._pending: Callable[[SourceFile], None] | None = None
+
+    @classmethod
+    def deferred(
+        cls, path: str, rel: str, display: str, known: Known, read: Callable[[SourceFile], None]
+    ) -> SourceFile:
+        """A file read by ``read(source)`` on first use of its content."""
+        source = cls(path, rel, display)
+        source.known = known
+        source._pending = read
+        return source
+
+    def _read_pending(self) -> None:
+        read, self._pending = self._pending, None
+        read(self)
+
+    raw = _read_first("_raw")
+    bom = _read_first("_bom")
+    problem = _read_first("_problem")
+    mode = _read_first("_mode")
+
+    @property
+    def text(self) -> str | None:
+        if self._pending is not None:
+            self._read_pending()
+        return self._text
+
+    @text.setter
+    def text(self, value: str | None) -> None:
+        self._text = value
+
+    @property
+    def readable(self) -> bool:
+        """Whether the text is (or, deferred, is known to be) available."""
+        return self._pending is not None or self._text is not None
 
     @property
     def line_starts(self) -> list[int]:
@@ -98,35 +173,39 @@ class SourceFile:
 def read_source(path: str, rel: str, display: str, max_bytes: int) -> SourceFile:
     """Read a regular file without following links, capping the size, decoding strictly."""
     source = SourceFile(path=path, rel=rel, display=display)
+    read_into(source, max_bytes)
+    return source
+
+
+def read_into(source: SourceFile, max_bytes: int) -> None:
+    """Fill ``source`` from its path: bytes, text, mode, or the problem met."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(source.path, flags)
     except OSError as exc:
         source.problem = ReadProblem("unreadable", exc.strerror or type(exc).__name__)
-        return source
+        return
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             source.problem = ReadProblem("unreadable", "not a regular file")
-            return source
+            return
         source.mode = st.st_mode
         if st.st_size > max_bytes:
             source.problem = ReadProblem(
                 "too-large", f"{st.st_size} bytes, over the {max_bytes} cap"
             )
-            return source
+            return
         raw = _read_all(fd, st.st_size, max_bytes + 1)
     except OSError as exc:
         source.problem = ReadProblem("unreadable", exc.strerror or type(exc).__name__)
-        return source
+        return
     finally:
         os.close(fd)
     if len(raw) > max_bytes:
         source.problem = ReadProblem("too-large", f"over the {max_bytes}-byte cap")
-        return source
-    source.raw = raw
+        return
     decode_into(source, raw)
-    return source
 
 
 def _read_all(fd: int, expected: int, limit: int) -> bytes:
