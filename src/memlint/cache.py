@@ -68,7 +68,6 @@ class _FactsUnpickler(pickle.Unpickler):
                 for name in ("Severity", "Applicability", "Position", "Range", "Edit", "Fix")
             ),
             ("memlint.diagnostics", "Diagnostic"),
-            ("memlint.sources.document", "Known"),
         ]
     )
 
@@ -154,7 +153,7 @@ class StoreCache:
         self._digests: dict[str, bytes] = {}
         self._store_digest: bytes | None = None
         self._memo: tuple | None = None
-        self._signatures: dict[str, tuple] | None = None  # rel -> (signature, Known)
+        self._signatures: dict[str, tuple] | None = None  # rel -> (sig, digest, directive)
         self._signatures_seen: dict[str, tuple] = {}
 
     @property
@@ -180,13 +179,11 @@ class StoreCache:
         if self._signatures is None:
             loaded = _load(self.files_path, self.key)
             self._signatures = loaded if isinstance(loaded, dict) else {}
-        found = self._signatures.get(rel)
-        if sig is None or not (isinstance(found, tuple) and len(found) == 2):
-            return None
-        if found[0] != sig or not isinstance(found[1], Known):
+        found = self._signatures.get(rel)  # (signature, digest, has_directive)
+        if sig is None or type(found) is not tuple or len(found) != 3 or found[0] != sig:
             return None
         self._signatures_seen[rel] = found
-        return found[1]
+        return Known(found[1], found[2])
 
     def remember_read(self, source: SourceFile, sig: tuple | None, started_ns: int) -> None:
         """Record ``source``, just read, under ``sig`` unless its mtime is too recent
@@ -196,8 +193,7 @@ class StoreCache:
             return
         if sig[1] >= started_ns - RACY_NS:
             return
-        known = Known(self.digest(source), DIRECTIVE_MARK in text)
-        self._signatures_seen[source.rel] = (sig, known)
+        self._signatures_seen[source.rel] = (sig, self.digest(source), DIRECTIVE_MARK in text)
 
     def _entry(self, source: SourceFile) -> list:
         """``[facts, results]`` of ``source``: cached when its digest is unchanged."""

@@ -10,6 +10,7 @@ loaded for resolution, and only those files are reported on.
 from __future__ import annotations
 
 import fnmatch
+import operator
 import os
 import stat
 import time
@@ -179,36 +180,40 @@ class Discovery:
         )
         cache = self.caches.for_store(plan.root) if self.caches is not None else None
         excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
-        stack = [plan.root]
         memory_sources: list[SourceFile] = []
         root_prefix = plan.root + os.sep
+        # (directory, its store-relative prefix, its display prefix): no per-file slicing
+        stack = [(plan.root, "", self.display(root_prefix))]
         while stack:
-            directory = stack.pop()
+            directory, rel_dir, display_dir = stack.pop()
             for entry in _scandir(directory):
-                path = entry.path
-                rel = path[len(root_prefix) :].replace(os.sep, "/")
-                display = self.display(path)
+                name = entry.name
+                rel = rel_dir + name
                 if entry.is_symlink():
-                    if entry.name.endswith((".md", ".jsonl")) or entry.name == INDEX_NAME:
+                    if name.endswith((".md", ".jsonl")):
+                        detail = _link_detail(entry.path, plan.root)
                         store.skipped.append(
-                            Skipped(path, display, "symlink", _link_detail(path, plan.root))
+                            Skipped(entry.path, display_dir + name, "symlink", detail)
                         )
                     continue
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name.endswith(".md"):
-                        store.skipped.append(Skipped(path, display, "special", "a directory"))
-                    if entry.name in SKIP_DIRS or path in roots or excluded.match(rel):
+                    path = entry.path
+                    if name.endswith(".md"):
+                        skipped = Skipped(path, display_dir + name, "special", "a directory")
+                        store.skipped.append(skipped)
+                    if name in SKIP_DIRS or path in roots or excluded.match(rel, name):
                         continue
-                    if entry.name.startswith("."):
+                    if name.startswith("."):
                         continue
-                    stack.append(path)
+                    stack.append((path, rel + "/", display_dir + name + "/"))
                     continue
-                if not entry.name.endswith((".md", ".jsonl")):
+                if not name.endswith((".md", ".jsonl")):
                     continue
+                path, display = entry.path, display_dir + name
                 if not entry.is_file(follow_symlinks=False):
                     store.skipped.append(Skipped(path, display, "special", _special_kind(path)))
                     continue
-                if entry.name.endswith(".jsonl"):
+                if name.endswith(".jsonl"):
                     if self._is_notes(path):
                         store.notes.append(self._read(path, rel, display))
                     continue
@@ -218,7 +223,7 @@ class Discovery:
                     if source.text is not None:
                         store.index = load_index(source)
                     continue
-                if entry.name.startswith(".") or excluded.match(rel):
+                if name.startswith(".") or excluded.match(rel, name):
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
@@ -339,10 +344,13 @@ def discover(
     return finder.load()
 
 
+_NAME = operator.attrgetter("name")
+
+
 def _scandir(directory: str) -> list[os.DirEntry]:
     try:
         with os.scandir(directory) as iterator:
-            return sorted(iterator, key=lambda e: e.name)
+            return sorted(iterator, key=_NAME)
     except OSError:
         return []
 
@@ -357,9 +365,8 @@ class _Excludes:
         self.exact = {p for p in patterns if GLOB_CHARS.isdisjoint(p)}
         self.globs = [p for p in patterns if not GLOB_CHARS.isdisjoint(p)]
 
-    def match(self, rel: str) -> bool:
-        """Whether ``rel`` or its file name is excluded."""
-        name = rel.rsplit("/", 1)[-1]
+    def match(self, rel: str, name: str) -> bool:
+        """Whether ``rel`` or its file name ``name`` is excluded."""
         if name in self.exact or rel in self.exact:
             return True
         return any(
