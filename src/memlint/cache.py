@@ -42,7 +42,7 @@ from memlint.store import Memory
 from memlint.suppression import DIRECTIVE_MARK
 
 CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 6
+FORMAT = 7
 RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -376,11 +376,18 @@ def memory_facts(memory) -> tuple:
         (x.raw, x.target, x.heading, x.label, x.start, x.end, x.target_start, x.target_end)
         for x in memory.links
     )
-    return (frontmatter_facts(memory.frontmatter), memory.body_start, links, memory.fingerprint)
+    fingerprint = memory.fingerprint
+    return (
+        frontmatter_facts(memory.frontmatter),
+        memory.body_start,
+        links,
+        fingerprint,
+        memory.plain_ascii,
+    )
 
 
 def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
-    frontmatter, body_start, links, fingerprint = facts
+    frontmatter, body_start, links, fingerprint, plain = facts
     stem = source.rel.rsplit("/", 1)[-1][:-3]
     return Memory(
         source,
@@ -389,4 +396,5 @@ def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
         body_start,
         [WikiLink(*link) for link in links],
         fingerprint,
+        plain,
     )

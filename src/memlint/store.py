@@ -14,6 +14,7 @@ from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import Field, Frontmatter, parse_frontmatter
 from memlint.sources.index import IndexEntry, parse_index
 from memlint.sources.markdown import WikiLink, make_wikilink, scan_wikilinks
+from memlint.textutil import plain_ascii
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
 SUPERSEDED = re.compile(r"superseded by \[\[([^\[\]\n]{1,200})\]\]")
@@ -43,6 +44,7 @@ class Memory:
     body_start: int
     links: list[WikiLink] = field(default_factory=list)
     fingerprint: Fingerprint = (0, b"")
+    plain_ascii: bool = False  # the text is ASCII without control characters
 
     @property
     def name(self) -> str | None:
@@ -207,7 +209,7 @@ def load_memory(source: SourceFile) -> Memory:
     frontmatter = parse_frontmatter(text)
     body_start = frontmatter.end if frontmatter is not None else 0
     links = scan_wikilinks(text, body_start) if "[[" in text else []
-    memory = Memory(source, stem, frontmatter, body_start, links)
+    memory = Memory(source, stem, frontmatter, body_start, links, plain_ascii=plain_ascii(text))
     memory.fingerprint = fingerprint(memory.similarity_text)
     return memory
 

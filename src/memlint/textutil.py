@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # but tab, LF, CR
+
+
+def plain_ascii(text: str) -> bool:
+    """Whether ``text`` is ASCII without control characters other than tab, LF and CR
+    (so it holds no invisible character)."""
+    return text.isascii() and ASCII_CONTROL.search(text) is None
+
 
 def escape(text: str) -> str:
     """Escape control, format (bidi, zero-width), separator and surrogate characters."""

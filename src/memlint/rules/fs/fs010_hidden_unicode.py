@@ -46,6 +46,7 @@ import unicodedata
 
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.textutil import plain_ascii
 
 META = RuleMeta(
     code="FS010",
@@ -72,7 +73,6 @@ HIDDEN = re.compile(
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
 )
 MAX_RUN = 50
-ASCII_HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # HIDDEN within ASCII
 
 
 def is_hidden(ch: str) -> bool:
@@ -116,15 +116,15 @@ def _joins_emoji(text: str, pos: int) -> bool:
 def may_hide(text: str) -> bool:
     """False when ``text`` surely holds no hidden character: ASCII without controls
     (a small character class, scanned 5x faster than ``HIDDEN``)."""
-    return not text.isascii() or ASCII_HIDDEN.search(text) is not None
+    return not plain_ascii(text)
 
 
 def check(ctx, store):
     for memory in store.memories:
+        if memory.plain_ascii:  # most files: known at parsing, the text is not even read
+            continue
         source = memory.file
         text = source.text or ""
-        if not may_hide(text):  # most files: one quick scan instead of one per span
-            continue
         spans = []
         fm = memory.frontmatter
         if fm is not None and fm.content_end > fm.content_start:
