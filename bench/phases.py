@@ -24,6 +24,7 @@ import memlint.cli as cli  # noqa: E402
 import memlint.discovery as discovery  # noqa: E402
 import memlint.engine as engine  # noqa: E402
 import memlint.output as output  # noqa: E402
+import memlint.parse as parse  # noqa: E402
 
 IMPORTED = time.perf_counter()
 phases: Counter = Counter()
@@ -51,7 +52,7 @@ def main(argv: list[str]) -> int:
     for owner, name in (
         (discovery, "discover"),
         (discovery, "read_source"),
-        (discovery, "load_memories"),
+        (parse, "load_memories"),
         (discovery, "detect_profile"),
         (cache.StoreCache, "memo"),
         (engine, "lint_store"),

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from memlint.diagnostics import FixAvailability
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 
 OUTPUT = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 FIX_TEXT = {
@@ -68,7 +68,7 @@ def rule_section(module) -> str:
 
 
 def render() -> str:
-    sections = [rule_section(REGISTRY[code]) for code in sorted(REGISTRY)]
+    sections = [rule_section(module) for _, module in sorted(registry().items())]
     return HEADER + "\n" + "\n".join(sections)
 
 
@@ -81,7 +81,7 @@ def main(argv: list[str]) -> int:
             return 1
         return 0
     OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT} ({len(REGISTRY)} rules)")
+    print(f"wrote {OUTPUT} ({len(registry())} rules)")
     return 0
 
 

@@ -55,7 +55,7 @@ def test_cached_output_equals_uncached(generated: Path, tmp_path: Path, capsys) 
 def test_warm_run_parses_nothing(generated: Path, tmp_path: Path, monkeypatch) -> None:
     settings = Settings()
     rules = selected_rules(settings)
-    key = config_key(settings, [r.meta.code for r in rules], str(tmp_path))
+    key = config_key(settings, str(tmp_path))
     caches = CacheSet(str(tmp_path / "cache"), key)
     for store in discover([str(generated)], settings, caches=caches):
         lint_store(store, settings, rules, caches.for_store(store.root))
@@ -64,7 +64,7 @@ def test_warm_run_parses_nothing(generated: Path, tmp_path: Path, monkeypatch) -
     def refuse(source):
         raise AssertionError(f"parsed {source.rel} although it was cached")
 
-    monkeypatch.setattr("memlint.parallel.load_memory", refuse)
+    monkeypatch.setattr("memlint.parse.load_memory", refuse)
     warm = CacheSet(str(tmp_path / "cache"), key)
     stores = discover([str(generated)], settings, caches=warm)
     assert stores[0].memories
@@ -134,7 +134,7 @@ def test_unchanged_store_reuses_the_whole_result_without_parsing(
     def refuse(*args):
         raise AssertionError("a memo hit parsed or read per-file entries")
 
-    monkeypatch.setattr("memlint.parallel.load_memory", refuse)
+    monkeypatch.setattr("memlint.parse.load_memory", refuse)
     monkeypatch.setattr("memlint.cache.StoreCache.memory_facts", refuse)
     monkeypatch.setattr("memlint.engine._StoreRun", refuse)
     assert report(generated, capsys, "--cache-dir", cache_dir) == reference
@@ -327,3 +327,72 @@ def test_a_file_written_just_before_the_run_is_read_every_time(
     report(generated, capsys, "--cache-dir", cache_dir)
     memories = [r for r in reads if r != "MEMORY.md" and r.endswith(".md")]
     assert memories == [fresh.name]
+
+
+def test_a_memo_hit_imports_only_the_rules_it_runs_again(generated: Path, tmp_path: Path) -> None:
+    """Rules run every time (here the unused-suppression rule, which reports below,
+    and the note-store rule reading git) are named in the memo; no other rule
+    module, and no parser, is imported (text output: JSON shows rule metadata)."""
+    import json
+    import subprocess
+    import sys
+
+    target = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    target.write_text(
+        target.read_text(encoding="utf-8") + "\n<!-- memlint: ignore[ID003] -->\n", "utf-8"
+    )
+    script = (
+        "import json, sys\n"
+        "from memlint.cli import main\n"
+        "try:\n"
+        f"    main(['check', {str(generated)!r}, '--output-format', 'concise', '--exit-zero',"
+        f" '--cache-dir', {str(tmp_path / 'cache')!r}])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "modules = sorted(m for m in sys.modules if m.startswith('memlint.'))\n"
+        "print(json.dumps(modules), file=sys.stderr)\n"
+    )
+
+    def run() -> tuple[str, list[str]]:
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+        return done.stdout, json.loads(done.stderr.splitlines()[-1])
+
+    first, imported_cold = run()
+    second, imported_warm = run()
+    assert second == first
+    assert ": MX001 " in second
+    assert "memlint.rules.fm.fm001_missing_frontmatter" in imported_cold
+    rules = {m for m in imported_warm if m.count(".") == 3 and m.startswith("memlint.rules.")}
+    assert rules <= {
+        "memlint.rules.mx.mx001_unused_suppression",
+        "memlint.rules.nt.nt016_append_only_violation",
+        "memlint.rules.nt.common",
+    }
+    assert "memlint.rules.mx.mx001_unused_suppression" in rules
+    assert "memlint.parse" not in imported_warm
+
+
+def test_a_memo_naming_an_unknown_rule_is_not_used(generated: Path, tmp_path: Path, capsys) -> None:
+    import pickle
+
+    cache_dir = tmp_path / "cache"
+    reference = report(generated, capsys, "--no-cache")
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    (memo_path,) = cache_dir.glob("*.memo.pickle")
+    key, memo = pickle.loads(memo_path.read_bytes())
+    memo_path.write_bytes(pickle.dumps((key, (*memo[:4], ("os.system",)))))
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+
+
+def test_rule_names_are_checked_before_import() -> None:
+    from memlint.rules import is_rule_name, load_rule, registry, rule_name
+
+    for code, module in registry().items():
+        assert is_rule_name(rule_name(module))
+        assert load_rule(rule_name(module)).META.code == code
+    for bad in ("os.system", "nt.common", "nt.", "", None, "fs.fs001_unreadable_file.x"):
+        assert not is_rule_name(bad)
+    with pytest.raises(KeyError):
+        load_rule("nt.common")

@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlint.config import Settings
+from memlint.diagnostics import applicable
 from memlint.engine import selected_rules
-from memlint.fixer import applicable, fix_paths
+from memlint.fixer import fix_paths
 from memlint.store import fold
 from memlint.writer import TEMP_PREFIX
 

@@ -9,7 +9,7 @@ import pytest
 
 from memlint.diagnostics import Severity
 from memlint.output.sarif import build_log, render_sarif
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 from tests.output_helpers import context, diag, fixed_diag, hostile_diagnostics, span
 
 
@@ -53,7 +53,7 @@ def test_run_shape_for_github(tmp_path):
     driver = run["tool"]["driver"]
     assert (driver["name"], driver["informationUri"].startswith("https://")) == ("memlint", True)
     (rule,) = driver["rules"]
-    assert rule["id"] == "FS008" and rule["name"] == REGISTRY["FS008"].META.name
+    assert rule["id"] == "FS008" and rule["name"] == registry()["FS008"].META.name
     assert rule["fullDescription"]["text"].startswith("Reports")
     assert "## Why is this bad?" in rule["help"]["markdown"]
     assert rule["defaultConfiguration"]["level"] == "note"

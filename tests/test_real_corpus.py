@@ -18,13 +18,13 @@ import pytest
 from memlint.config import Settings
 from memlint.discovery import discover
 from memlint.engine import lint_store, selected_rules
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 from memlint.rules.base import LINKED
 from tests.helpers import SHARED, shared_available
 
 REAL = SHARED / "corpus" / "real"
 SNAPSHOT = Path(__file__).parent / "snapshots" / "real_corpus_counts.json"
-LINKED_ONLY = {code for code, module in REGISTRY.items() if module.META.profiles == LINKED}
+LINKED_ONLY = {code for code, module in registry().items() if module.META.profiles == LINKED}
 
 pytestmark = pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
 

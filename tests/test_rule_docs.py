@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 from tests.helpers import lint_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,9 +32,9 @@ def test_rules_md_is_up_to_date():
     assert committed == _generator().render(), "run: python scripts/gen_rule_docs.py"
 
 
-@pytest.mark.parametrize("code", sorted(REGISTRY))
+@pytest.mark.parametrize("code", sorted(registry()))
 def test_docstring_has_the_four_sections_in_order(code):
-    doc = REGISTRY[code].__doc__ or ""
+    doc = registry()[code].__doc__ or ""
     lines = doc.splitlines()
     positions = [lines.index(section) if section in lines else -1 for section in SECTIONS]
     assert -1 not in positions, f"{code} lacks {SECTIONS[positions.index(-1)]}"
@@ -74,15 +74,15 @@ PROSE_EXAMPLES = {
 def test_prose_examples_are_the_exceptions():
     runnable = {
         code
-        for code, module in REGISTRY.items()
+        for code, module in registry().items()
         if all(example_files(module.__doc__ or "")[kind] for kind in ("bad", "good"))
     }
-    assert set(REGISTRY) - runnable == set(PROSE_EXAMPLES)
+    assert set(registry()) - runnable == set(PROSE_EXAMPLES)
 
 
-@pytest.mark.parametrize("code", sorted(set(REGISTRY) - set(PROSE_EXAMPLES)))
+@pytest.mark.parametrize("code", sorted(set(registry()) - set(PROSE_EXAMPLES)))
 def test_documented_example(tmp_path, code):
-    files = example_files(REGISTRY[code].__doc__ or "")
+    files = example_files(registry()[code].__doc__ or "")
     for kind, expect_findings in (("bad", True), ("good", False)):
         store = {"MEMORY.md": "# Memory\n", **files["file"], **files[kind]}
         found = lint_files(tmp_path / kind, store, select=[code])

@@ -33,12 +33,11 @@ import io
 import os
 import pickle
 import sys
+from typing import NamedTuple
 
 from memlint import __version__
+from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
-from memlint.sources.frontmatter import Field, Frontmatter, FrontmatterProblem
-from memlint.sources.markdown import WikiLink
-from memlint.store import Memory
 from memlint.suppression import DIRECTIVE_MARK
 
 CACHE_DIR_NAME = ".memlint_cache"
@@ -50,9 +49,20 @@ TAG = (
 )
 
 
-def config_key(settings, rule_codes: list[str], cwd: str) -> str:
-    """What every cached result depends on besides the files themselves."""
-    text = repr((FORMAT, __version__, sys.version_info[:2], settings, rule_codes, cwd))
+class Memo(NamedTuple):
+    """A store's whole result: its profile, the diagnostics of the rules that are
+    not rerun, and the rules to run again (by ``memlint.rules.rule_name``)."""
+
+    profile: str
+    reason: str
+    found: list
+    again: tuple[str, ...]
+
+
+def config_key(settings, cwd: str) -> str:
+    """What every cached result depends on besides the files themselves (the rules
+    selected follow from the settings and memlint's version)."""
+    text = repr((FORMAT, __version__, sys.version_info[:2], settings, cwd))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
@@ -253,17 +263,22 @@ class StoreCache:
         self._store_digest = hashlib.blake2b(text, digest_size=16).digest()
         return self._store_digest
 
-    def memo(self, store) -> tuple[str, str, list] | None:
-        """``(profile, reason, diagnostics)`` saved for exactly this store's inputs."""
+    def memo(self, store) -> Memo | None:
+        """The whole-store result saved for exactly this store's inputs."""
         digest = self.store_digest(store)
         loaded = _load(self.memo_path, self.key)
-        if isinstance(loaded, tuple) and len(loaded) == 4 and loaded[0] == digest:
-            return loaded[1], loaded[2], loaded[3]
-        return None
+        if not (isinstance(loaded, tuple) and len(loaded) == 5 and loaded[0] == digest):
+            return None
+        memo = Memo(*loaded[1:])
+        if not (isinstance(memo.again, tuple) and all(map(is_rule_name, memo.again))):
+            return None
+        return memo
 
-    def remember_memo(self, profile: str, reason: str, found: list) -> None:
+    def remember_memo(self, profile: str, reason: str, found: list, again: list[str]) -> None:
+        """Save ``found`` (every non-external rule's diagnostics) and the names of
+        the rules that run every time (``again``) for this store's inputs."""
         if self._store_digest is not None:
-            self._memo = (self._store_digest, profile, reason, list(found))
+            self._memo = (self._store_digest, profile, reason, list(found), tuple(again))
 
     def save(self) -> None:
         if self._signatures is not None and self._signatures_seen != self._signatures:
@@ -307,94 +322,3 @@ def prepare_dir(directory: str) -> None:
         if not os.path.exists(target):
             with open(target, "w", encoding="utf-8") as handle:
                 handle.write(content)
-
-
-# -- compact facts ------------------------------------------------------------
-
-
-def _field_tuple(found: Field) -> tuple:
-    children = found.children
-    return (
-        found.key,
-        found.value,
-        found.key_start,
-        found.value_start,
-        found.value_end,
-        found.style,
-        found.flow,
-        None if children is None else tuple(_field_tuple(c) for c in children.values()),
-    )
-
-
-def _field(data: tuple) -> Field:
-    key, value, key_start, value_start, value_end, style, flow, children = data
-    return Field(
-        key,
-        value,
-        key_start,
-        value_start,
-        value_end,
-        style,
-        flow,
-        None if children is None else {c[0]: _field(c) for c in children},
-    )
-
-
-def frontmatter_facts(fm: Frontmatter | None) -> tuple | None:
-    if fm is None:
-        return None
-    return (
-        fm.start,
-        fm.content_start,
-        fm.content_end,
-        fm.end,
-        tuple(_field_tuple(f) for f in fm.fields.values()),
-        tuple((p.kind, p.message, p.offset) for p in fm.problems),
-        tuple(sorted(fm.duplicate_keys)),
-        fm.parsed,
-    )
-
-
-def rebuild_frontmatter(data: tuple | None) -> Frontmatter | None:
-    if data is None:
-        return None
-    start, content_start, content_end, end, fields, problems, duplicates, parsed = data
-    return Frontmatter(
-        start,
-        content_start,
-        content_end,
-        end,
-        {f[0]: _field(f) for f in fields},
-        [FrontmatterProblem(*p) for p in problems],
-        set(duplicates),
-        parsed,
-    )
-
-
-def memory_facts(memory) -> tuple:
-    links = tuple(
-        (x.raw, x.target, x.heading, x.label, x.start, x.end, x.target_start, x.target_end)
-        for x in memory.links
-    )
-    fingerprint = memory.fingerprint
-    return (
-        frontmatter_facts(memory.frontmatter),
-        memory.body_start,
-        links,
-        fingerprint,
-        memory.plain_ascii,
-    )
-
-
-def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
-    frontmatter, body_start, links, fingerprint, plain = facts
-    stem = source.rel.rsplit("/", 1)[-1][:-3]
-    return Memory(
-        source,
-        stem,
-        rebuild_frontmatter(frontmatter),
-        body_start,
-        [WikiLink(*link) for link in links],
-        fingerprint,
-        plain,
-    )

@@ -144,3 +144,12 @@ class Diagnostic:
             self.code,
             self.message,
         )
+
+
+def applicable(fix: Fix | None, unsafe: bool) -> bool:
+    """Whether ``--fix`` applies ``fix`` (unsafe fixes only with ``--unsafe-fixes``)."""
+    if fix is None or not fix.edits:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from memlint.cache import CacheSet, StoreCache, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import detect_profile, is_note_store, looks_like_memory_dir
-from memlint.parallel import load_memories
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
-from memlint.store import Skipped, Store, load_index
+from memlint.store import Skipped, Store
 
 INDEX_NAME = "MEMORY.md"
 
@@ -220,8 +219,7 @@ class Discovery:
                 if rel == INDEX_NAME:
                     source = self._read(path, rel, display)
                     store.files.append(source)
-                    if source.text is not None:
-                        store.index = load_index(source)
+                    _defer_index(store, source)
                     continue
                 if name.startswith(".") or excluded.match(rel, name):
                     store.excluded.append(rel)
@@ -235,7 +233,7 @@ class Discovery:
             source = self._read(path, rel, self.display(path))
             if rel == INDEX_NAME:
                 store.files.append(source)
-                store.index = load_index(source) if source.text is not None else None
+                _defer_index(store, source)
             elif path.endswith(".jsonl"):
                 store.notes.append(source)
             elif path.endswith(".md"):
@@ -249,12 +247,18 @@ class Discovery:
             (s for s in store.skipped if s.path == os.path.join(plan.root, INDEX_NAME)), None
         )
         readable = [source for source in memory_sources if source.readable]
+
+        def parse_memories():
+            from memlint.parse import load_memories  # not imported on a memo hit
+
+            return load_memories(readable, cache, self.jobs)
+
         memo = cache.memo(store) if cache is not None else None
         if memo is not None:
-            store.profile, store.profile_reason, store.memo = memo
-            store.defer_memories(lambda: load_memories(readable, cache, self.jobs))
+            store.profile, store.profile_reason, store.memo = memo.profile, memo.reason, memo
+            store.defer_memories(parse_memories)
             return store
-        store.memories = load_memories(readable, cache, self.jobs)
+        store.memories = parse_memories()
         store.profile, store.profile_reason = detect_profile(store, config)
         return store
 
@@ -345,6 +349,20 @@ def discover(
 
 
 _NAME = operator.attrgetter("name")
+
+
+def _defer_index(store: Store, source: SourceFile) -> None:
+    """Parse ``MEMORY.md`` when first needed (a cached whole-store result never needs it)."""
+    if source.text is None:
+        store.index = None
+        return
+
+    def load():
+        from memlint.parse import load_index
+
+        return load_index(source)
+
+    store.defer_index(load)
 
 
 def _scandir(directory: str) -> list[os.DirEntry]:

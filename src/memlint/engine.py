@@ -12,7 +12,7 @@ from memlint.cache import StoreCache
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic, Range, Severity
 from memlint.parallel import Batch
-from memlint.rules import REGISTRY
+from memlint.rules import load_rule, registry, rule_name
 from memlint.rules.base import ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Store
@@ -35,7 +35,7 @@ class Rule:
 def selected_rules(settings: Settings) -> list[Rule]:
     return [
         Rule(module)
-        for code, module in sorted(REGISTRY.items())
+        for code, module in sorted(registry().items())
         if is_selected(
             code,
             module.META.default_enabled,
@@ -58,26 +58,31 @@ def lint_store(
     ``local`` rules run file by file on the files reported on (from ``cache``
     where it has the file), the cross-file rules on the whole store; for large
     stores both are spread over worker processes. A whole-store result in
-    ``store.memo`` replaces them. Rules that read git always run. The
-    unused-suppression rule runs last, on the directives that suppressed nothing.
+    ``store.memo`` replaces them (and ``rules``: the memo names the rules that
+    run every time). Rules that read git always run. The unused-suppression
+    rule runs last, on the directives that suppressed nothing.
     """
-    active = [
-        rule
-        for rule in rules
-        if rule.meta.code != UNUSED_SUPPRESSION
-        and (rule.meta.scope is Scope.NOTES or store.profile in rule.meta.profiles)
-    ]
     if store.memo is not None:
-        found = list(store.memo)
+        found = list(store.memo.found)
+        again = [Rule(load_rule(name)) for name in store.memo.again]
     else:
+        active = [
+            rule
+            for rule in rules
+            if rule.meta.code != UNUSED_SUPPRESSION
+            and (rule.meta.scope is Scope.NOTES or store.profile in rule.meta.profiles)
+        ]
         found = _StoreRun(store, settings, active, cache).results(jobs)
+        again = [rule for rule in active if rule.meta.external]
+        again += [rule for rule in rules if rule.meta.code == UNUSED_SUPPRESSION]
         if cache is not None and store.report is None:  # a partial result is no memo
-            cache.remember_memo(store.profile, store.profile_reason, found)
-    for rule in active:
+            names = [rule_name(rule.module) for rule in again]
+            cache.remember_memo(store.profile, store.profile_reason, found, names)
+    for rule in again:
         if rule.meta.external:
             found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
     found, unused = apply_suppressions(markdown_sources(store), found)
-    for rule in rules:
+    for rule in again:
         if rule.meta.code == UNUSED_SUPPRESSION:
             found.extend(_run(rule, store, settings, ((d, d.source) for d in unused)))
     return [d for d in found if _kept(d, store, settings)]

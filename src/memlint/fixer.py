@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from memlint import writer
 from memlint.config import Settings
 from memlint.detect import detect_profile
-from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix
+from memlint.diagnostics import Diagnostic, Edit, Fix, applicable
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.engine import lint_store
+from memlint.parse import load_index, load_memory
 from memlint.sources.document import ReadProblem, SourceFile, decode_into
-from memlint.store import Store, load_index, load_memory
+from memlint.store import Store
 from memlint.textutil import escape, plural
 
 MAX_ITERATIONS = 100
@@ -119,14 +120,6 @@ class FixOutcome:
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     iterations: int = 0
-
-
-def applicable(fix: Fix | None, unsafe: bool) -> bool:
-    if fix is None or not fix.edits:
-        return False
-    if fix.applicability is Applicability.SAFE:
-        return True
-    return unsafe and fix.applicability is Applicability.UNSAFE
 
 
 def fix_paths(
@@ -410,7 +403,7 @@ def show_fixes_text(fixed: list[Diagnostic]) -> str:
     """ruff's ``--show-fixes`` listing: per file, how many of each rule were fixed."""
     if not fixed:
         return ""
-    from memlint.rules import REGISTRY
+    from memlint.rules import rule_title
 
     per_file: dict[str, Counter] = {}
     for diagnostic in fixed:
@@ -419,7 +412,7 @@ def show_fixes_text(fixed: list[Diagnostic]) -> str:
     for display, counts in sorted(per_file.items()):
         lines.append(f"- {escape(display)}:")
         for code, count in sorted(counts.items()):
-            name = REGISTRY[code].META.name if code in REGISTRY else ""
+            name = rule_title(code)
             lines.append(f"    {count} × {code} ({name})" if name else f"    {count} × {code}")
     return "\n".join(lines) + "\n"
 

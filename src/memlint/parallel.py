@@ -13,10 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 
-from memlint.cache import StoreCache, memory_facts, rebuild_memory
-from memlint.sources.document import SourceFile
-from memlint.store import Memory, load_memory
-
 MIN_FILES = 5000
 _job: Callable[[int], object] | None = None
 
@@ -103,29 +99,3 @@ class Batch:
         finally:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
-
-
-def load_memories(
-    sources: list[SourceFile], cache: StoreCache | None = None, jobs: int | None = None
-) -> list[Memory]:
-    """The memories of ``sources`` (each with text), from ``cache`` where it has them."""
-    memories: list[Memory | None] = [None] * len(sources)
-    missing: list[int] = []
-    for position, source in enumerate(sources):
-        facts = cache.memory_facts(source) if cache is not None else None
-        if facts is None:
-            missing.append(position)
-        else:
-            memories[position] = rebuild_memory(source, facts)
-    if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
-        for position in missing:
-            memory = memories[position] = load_memory(sources[position])
-            if cache is not None:
-                cache.remember_memory_facts(sources[position], memory_facts(memory))
-        return memories
-    batch = Batch(lambda i: memory_facts(load_memory(sources[missing[i]])), len(missing), jobs)
-    for position, facts in zip(missing, batch.results(), strict=True):
-        memories[position] = rebuild_memory(sources[position], facts)
-        if cache is not None:
-            cache.remember_memory_facts(sources[position], facts)
-    return memories

@@ -45,12 +45,13 @@ def rule_text(module) -> str:
 
 
 def run_rule_command(args) -> int:
-    from memlint.rules import REGISTRY
+    from memlint.rules import registry
 
+    rules = registry()
     if args.all:
-        modules = [REGISTRY[code] for code in sorted(REGISTRY)]
-    elif args.code and args.code.upper() in REGISTRY:
-        modules = [REGISTRY[args.code.upper()]]
+        modules = [rules[code] for code in sorted(rules)]
+    elif args.code and args.code.upper() in rules:
+        modules = [rules[args.code.upper()]]
     else:
         print(f"memlint: error: unknown rule {args.code!r}", file=sys.stderr)
         return 2
@@ -64,7 +65,7 @@ def run_rule_command(args) -> int:
 
 def rules_table_markdown() -> str:
     """The rule list as a Markdown table (kept in README.md by a test)."""
-    from memlint.rules import REGISTRY
+    from memlint.rules import registry
 
     fix_marks = {
         FixAvailability.NONE: "",
@@ -72,8 +73,8 @@ def rules_table_markdown() -> str:
         FixAvailability.ALWAYS: "🛠",
     }
     lines = ["| code | name | severity | profiles | fix |", "|---|---|---|---|---|"]
-    for code in sorted(REGISTRY):
-        meta = REGISTRY[code].META
+    for code, module in sorted(registry().items()):
+        meta = module.META
         profiles = ", ".join(sorted(meta.profiles))
         flag = "" if meta.default_enabled else " (off by default)"
         lines.append(

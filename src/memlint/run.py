@@ -8,7 +8,7 @@ from collections import Counter
 
 from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
 from memlint.config import ConfigError, Settings, find_config, load_settings, settings_from_mapping
-from memlint.diagnostics import Applicability, Diagnostic, Severity
+from memlint.diagnostics import Applicability, Diagnostic, Severity, applicable
 from memlint.textutil import escape, plural
 
 
@@ -51,7 +51,7 @@ def resolve_settings(args) -> Settings:
 
 
 def _check_selectors(settings: Settings) -> None:
-    from memlint.rules import REGISTRY
+    from memlint.rules import registry
 
     for selector in (
         *(settings.select or ()),
@@ -59,7 +59,7 @@ def _check_selectors(settings: Settings) -> None:
         *settings.ignore,
         *(code for _, codes in settings.per_file_ignores for code in codes),
     ):
-        if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
+        if selector != "ALL" and not any(code.startswith(selector) for code in registry()):
             raise ConfigError(f"unknown rule selector `{selector}`")
 
 
@@ -107,11 +107,13 @@ def run_check(args) -> int:
 
         sys.stdout.write(loaded_text(stores, settings))
         return EXIT_OK
-    rules = selected_rules(settings)
+    rules = None  # selected (importing every rule) only when some store is not memoized
     diagnostics: list[Diagnostic] = []
     for store in stores:
         cache = caches.for_store(store.root) if caches is not None else None
-        diagnostics.extend(lint_store(store, settings, rules, cache, args.jobs))
+        if store.memo is None and rules is None:
+            rules = selected_rules(settings)
+        diagnostics.extend(lint_store(store, settings, rules or [], cache, args.jobs))
         if cache is not None:
             cache.forget_missing({s.rel for s in (*store.files, *store.notes)})
     if caches is not None:
@@ -122,7 +124,7 @@ def run_check(args) -> int:
         cwd=os.getcwd(),
         sources=sources,
         color=_use_color(args),
-        rule_codes=tuple(rule.meta.code for rule in rules),
+        rule_codes=_listed_rules(args.output_format, rules, settings),
         unsafe_fixes=args.unsafe_fixes,
     )
     text_format = args.output_format in TEXT_FORMATS
@@ -141,6 +143,16 @@ def run_check(args) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in diagnostics)
     return EXIT_FAIL if failing else EXIT_OK
+
+
+def _listed_rules(output_format: str, rules, settings: Settings) -> tuple[str, ...]:
+    """The selected rules' codes, for the formats that list them (SARIF)."""
+    from memlint.engine import selected_rules
+    from memlint.output import LISTS_RULES
+
+    if output_format not in LISTS_RULES:
+        return ()
+    return tuple(rule.meta.code for rule in rules or selected_rules(settings))
 
 
 def read_stdin(args, settings: Settings) -> tuple[str, bytes] | None:
@@ -162,11 +174,9 @@ def _result_caches(args, settings: Settings):
     if args.no_cache:
         return None
     from memlint.cache import CACHE_DIR_NAME, CacheSet, config_key
-    from memlint.engine import selected_rules
 
     directory = os.path.abspath(args.cache_dir or CACHE_DIR_NAME)
-    codes = [rule.meta.code for rule in selected_rules(settings)]
-    return CacheSet(directory, config_key(settings, codes, os.getcwd()))
+    return CacheSet(directory, config_key(settings, os.getcwd()))
 
 
 def _emit(output: str, output_file: str | None, stream=None) -> None:
@@ -199,8 +209,6 @@ def summary_text(
         counts = Counter(d.severity for d in diagnostics)
         parts = [plural(counts[s], s.label) for s in reversed(Severity) if counts[s]]
         lines = [f"Found {total} ({', '.join(parts)})."]
-    from memlint.fixer import applicable
-
     fixable = sum(1 for d in diagnostics if applicable(d.fix, unsafe_fixes))
     unsafe = Applicability.UNSAFE
     hidden = (
@@ -220,14 +228,14 @@ def summary_text(
 
 
 def statistics_text(diagnostics: list[Diagnostic]) -> str:
-    from memlint.rules import REGISTRY
+    from memlint.rules import rule_title
 
     counts = Counter(d.code for d in diagnostics)
     fixable = {d.code for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE}
     width = max((len(str(n)) for n in counts.values()), default=1)
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        name = REGISTRY[code].META.name if code in REGISTRY else ""
+        name = rule_title(code)
         marker = "[*] " if code in fixable else ""
         lines.append(f"{count:>{width}}\t{code}\t{marker}{name}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -8,13 +8,15 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from memlint.similarity import Fingerprint, fingerprint
-from memlint.sources.document import SourceFile
-from memlint.sources.frontmatter import Field, Frontmatter, parse_frontmatter
-from memlint.sources.index import IndexEntry, parse_index
-from memlint.sources.markdown import WikiLink, make_wikilink, scan_wikilinks
-from memlint.textutil import plain_ascii
+if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
+    from memlint.cache import Memo
+    from memlint.similarity import Fingerprint
+    from memlint.sources.document import SourceFile
+    from memlint.sources.frontmatter import Field, Frontmatter
+    from memlint.sources.index import IndexEntry
+    from memlint.sources.markdown import WikiLink
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
 SUPERSEDED = re.compile(r"superseded by \[\[([^\[\]\n]{1,200})\]\]")
@@ -76,6 +78,8 @@ class Memory:
         match = SUPERSEDED.match(found.value.strip())
         if match is None:
             return None
+        from memlint.sources.markdown import make_wikilink
+
         raw = (self.file.text or "")[found.value_start : found.value_end]
         at = raw.find("[[" + match.group(1) + "]]")
         start = found.value_start + (at if at >= 0 else 0)
@@ -119,7 +123,6 @@ class Store:
     reason: str
     profile: str = "freeform"
     profile_reason: str = ""
-    index: Index | None = None
     index_entry: Skipped | None = None
     files: list[SourceFile] = field(default_factory=list)
     notes: list[SourceFile] = field(default_factory=list)
@@ -127,9 +130,26 @@ class Store:
     excluded: list[str] = field(default_factory=list)
     local_only: bool = False
     report: set[str] | None = None
-    memo: list | None = None
+    memo: Memo | None = None
     _memories: list[Memory] | None = field(default=None, repr=False)
     _load_memories: Callable[[], list[Memory]] | None = field(default=None, repr=False)
+    _index: Index | None = field(default=None, repr=False)
+    _load_index: Callable[[], Index] | None = field(default=None, repr=False)
+
+    @property
+    def index(self) -> Index | None:
+        """The parsed ``MEMORY.md``; parsed on first use when ``defer_index`` was called."""
+        if self._load_index is not None:
+            loader, self._load_index = self._load_index, None
+            self._index = loader()
+        return self._index
+
+    @index.setter
+    def index(self, index: Index | None) -> None:
+        self._index, self._load_index = index, None
+
+    def defer_index(self, loader: Callable[[], Index]) -> None:
+        self._index, self._load_index = None, loader
 
     @property
     def memories(self) -> list[Memory]:
@@ -200,23 +220,3 @@ class Store:
         for memory in self.memories:
             table.setdefault(fold(memory.file.rel), []).append(memory)
         return table
-
-
-def load_memory(source: SourceFile) -> Memory:
-    """Parse one memory file: frontmatter, body start and body wikilinks."""
-    stem = source.rel.rsplit("/", 1)[-1][:-3]
-    text = source.text or ""
-    frontmatter = parse_frontmatter(text)
-    body_start = frontmatter.end if frontmatter is not None else 0
-    links = scan_wikilinks(text, body_start) if "[[" in text else []
-    memory = Memory(source, stem, frontmatter, body_start, links, plain_ascii=plain_ascii(text))
-    memory.fingerprint = fingerprint(memory.similarity_text)
-    return memory
-
-
-def load_index(source: SourceFile) -> Index:
-    text = source.text or ""
-    frontmatter = parse_frontmatter(text)
-    body_start = frontmatter.end if frontmatter is not None else 0
-    entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
-    return Index(source, frontmatter, body_start, entries)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 from tests.helpers import lint_files
 
 CASES_DIR = Path(__file__).parent / "cases"
@@ -65,5 +65,5 @@ def test_every_rule_has_failing_and_passing_cases():
         module, _, name = test.partition("::")
         assert callable(getattr(importlib.import_module(module), name, None)), test
         seen.setdefault(code, set()).add(True)
-    missing = [code for code in REGISTRY if seen.get(code) != {True, False}]
+    missing = [code for code in registry() if seen.get(code) != {True, False}]
     assert not missing, f"rules without a failing and a passing case: {missing}"

@@ -17,11 +17,11 @@ from memlint.config import Settings, settings_from_mapping
 from memlint.diagnostics import FixAvailability
 from memlint.engine import selected_rules
 from memlint.fixer import fix_paths
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 from tests.helpers import write_files
 
 CASES_DIR = Path(__file__).parent / "cases"
-FIXABLE = sorted(code for code, m in REGISTRY.items() if m.META.fix is not FixAvailability.NONE)
+FIXABLE = sorted(code for code, m in registry().items() if m.META.fix is not FixAvailability.NONE)
 
 
 def _case_file(code: str) -> dict:

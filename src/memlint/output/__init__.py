@@ -24,6 +24,7 @@ def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
 
 
 TEXT_FORMATS = frozenset({"full", "concise"})
+LISTS_RULES = frozenset({"sarif"})  # formats that list every selected rule
 
 
 @dataclass

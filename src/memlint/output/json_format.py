@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from memlint.diagnostics import Diagnostic, Position
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 
 
 def _location(position: Position) -> dict:
@@ -13,7 +13,7 @@ def _location(position: Position) -> dict:
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict:
-    meta = getattr(REGISTRY.get(diagnostic.code), "META", None)
+    meta = getattr(registry().get(diagnostic.code), "META", None)
     fix = diagnostic.fix
     return {
         "code": diagnostic.code,

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from memlint import __version__
 from memlint.diagnostics import Diagnostic, Range, Severity
-from memlint.rules import REGISTRY
+from memlint.rules import registry
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/agent-memlint/"
@@ -49,7 +49,7 @@ def _limit(text: str) -> str:
 
 
 def rule_descriptor(code: str) -> dict:
-    module = REGISTRY.get(code)
+    module = registry().get(code)
     if module is None:  # a code the registry does not know (e.g. a crash report)
         return {
             "id": code,

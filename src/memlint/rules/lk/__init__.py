@@ -1,17 +1,9 @@
 """LK: wikilinks between memories."""
 
-from memlint.rules.lk import (
-    lk001_pending_wikilink,
-    lk002_ambiguous_wikilink,
-    lk003_wikilink_case_mismatch,
-    lk004_link_to_superseded,
-    lk005_invalid_wikilink_target,
-)
-
 RULES = (
-    lk001_pending_wikilink,
-    lk002_ambiguous_wikilink,
-    lk003_wikilink_case_mismatch,
-    lk004_link_to_superseded,
-    lk005_invalid_wikilink_target,
+    "lk001_pending_wikilink",
+    "lk002_ambiguous_wikilink",
+    "lk003_wikilink_case_mismatch",
+    "lk004_link_to_superseded",
+    "lk005_invalid_wikilink_target",
 )

@@ -1,19 +1,10 @@
 """PV: privacy and secrets (every profile: memory bodies, frontmatter, index, note records)."""
 
-from memlint.rules.pv import (
-    pv001_credential,
-    pv002_private_key_block,
-    pv003_password_in_url,
-    pv004_email_address,
-    pv005_home_path,
-    pv006_numeric_identifier,
-)
-
 RULES = (
-    pv001_credential,
-    pv002_private_key_block,
-    pv003_password_in_url,
-    pv004_email_address,
-    pv005_home_path,
-    pv006_numeric_identifier,
+    "pv001_credential",
+    "pv002_private_key_block",
+    "pv003_password_in_url",
+    "pv004_email_address",
+    "pv005_home_path",
+    "pv006_numeric_identifier",
 )

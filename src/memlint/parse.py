@@ -1,0 +1,149 @@
+"""From a file to a ``Memory`` or ``Index`` (parsed once), and the compact facts
+a ``Memory`` is rebuilt from without parsing (sent back by pool workers, kept
+in the cache)."""
+
+from __future__ import annotations
+
+from memlint.cache import StoreCache
+from memlint.parallel import Batch, pool_size
+from memlint.similarity import fingerprint
+from memlint.sources.document import SourceFile
+from memlint.sources.frontmatter import Field, Frontmatter, FrontmatterProblem, parse_frontmatter
+from memlint.sources.index import parse_index
+from memlint.sources.markdown import WikiLink, scan_wikilinks
+from memlint.store import Index, Memory
+from memlint.textutil import plain_ascii
+
+
+def load_memory(source: SourceFile) -> Memory:
+    """Parse one memory file: frontmatter, body start and body wikilinks."""
+    stem = source.rel.rsplit("/", 1)[-1][:-3]
+    text = source.text or ""
+    frontmatter = parse_frontmatter(text)
+    body_start = frontmatter.end if frontmatter is not None else 0
+    links = scan_wikilinks(text, body_start) if "[[" in text else []
+    memory = Memory(source, stem, frontmatter, body_start, links, plain_ascii=plain_ascii(text))
+    memory.fingerprint = fingerprint(memory.similarity_text)
+    return memory
+
+
+def load_index(source: SourceFile) -> Index:
+    text = source.text or ""
+    frontmatter = parse_frontmatter(text)
+    body_start = frontmatter.end if frontmatter is not None else 0
+    entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
+    return Index(source, frontmatter, body_start, entries)
+
+
+def load_memories(
+    sources: list[SourceFile], cache: StoreCache | None = None, jobs: int | None = None
+) -> list[Memory]:
+    """The memories of ``sources`` (each with text), from ``cache`` where it has them."""
+    memories: list[Memory | None] = [None] * len(sources)
+    missing: list[int] = []
+    for position, source in enumerate(sources):
+        facts = cache.memory_facts(source) if cache is not None else None
+        if facts is None:
+            missing.append(position)
+        else:
+            memories[position] = rebuild_memory(source, facts)
+    if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
+        for position in missing:
+            memory = memories[position] = load_memory(sources[position])
+            if cache is not None:
+                cache.remember_memory_facts(sources[position], memory_facts(memory))
+        return memories
+    batch = Batch(lambda i: memory_facts(load_memory(sources[missing[i]])), len(missing), jobs)
+    for position, facts in zip(missing, batch.results(), strict=True):
+        memories[position] = rebuild_memory(sources[position], facts)
+        if cache is not None:
+            cache.remember_memory_facts(sources[position], facts)
+    return memories
+
+
+def _field_tuple(found: Field) -> tuple:
+    children = found.children
+    return (
+        found.key,
+        found.value,
+        found.key_start,
+        found.value_start,
+        found.value_end,
+        found.style,
+        found.flow,
+        None if children is None else tuple(_field_tuple(c) for c in children.values()),
+    )
+
+
+def _field(data: tuple) -> Field:
+    key, value, key_start, value_start, value_end, style, flow, children = data
+    return Field(
+        key,
+        value,
+        key_start,
+        value_start,
+        value_end,
+        style,
+        flow,
+        None if children is None else {c[0]: _field(c) for c in children},
+    )
+
+
+def frontmatter_facts(fm: Frontmatter | None) -> tuple | None:
+    if fm is None:
+        return None
+    return (
+        fm.start,
+        fm.content_start,
+        fm.content_end,
+        fm.end,
+        tuple(_field_tuple(f) for f in fm.fields.values()),
+        tuple((p.kind, p.message, p.offset) for p in fm.problems),
+        tuple(sorted(fm.duplicate_keys)),
+        fm.parsed,
+    )
+
+
+def rebuild_frontmatter(data: tuple | None) -> Frontmatter | None:
+    if data is None:
+        return None
+    start, content_start, content_end, end, fields, problems, duplicates, parsed = data
+    return Frontmatter(
+        start,
+        content_start,
+        content_end,
+        end,
+        {f[0]: _field(f) for f in fields},
+        [FrontmatterProblem(*p) for p in problems],
+        set(duplicates),
+        parsed,
+    )
+
+
+def memory_facts(memory) -> tuple:
+    links = tuple(
+        (x.raw, x.target, x.heading, x.label, x.start, x.end, x.target_start, x.target_end)
+        for x in memory.links
+    )
+    fingerprint = memory.fingerprint
+    return (
+        frontmatter_facts(memory.frontmatter),
+        memory.body_start,
+        links,
+        fingerprint,
+        memory.plain_ascii,
+    )
+
+
+def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
+    frontmatter, body_start, links, fingerprint, plain = facts
+    stem = source.rel.rsplit("/", 1)[-1][:-3]
+    return Memory(
+        source,
+        stem,
+        rebuild_frontmatter(frontmatter),
+        body_start,
+        [WikiLink(*link) for link in links],
+        fingerprint,
+        plain,
+    )
