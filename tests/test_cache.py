@@ -396,3 +396,23 @@ def test_rule_names_are_checked_before_import() -> None:
         assert not is_rule_name(bad)
     with pytest.raises(KeyError):
         load_rule("nt.common")
+
+
+def test_malformed_signature_records_are_ignored(generated: Path, tmp_path: Path, capsys) -> None:
+    import pickle
+
+    age(generated)
+    cache_dir = tmp_path / "cache"
+    reference = report(generated, capsys, "--no-cache")
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    (records_path,) = cache_dir.glob("*.files.pickle")
+    key, records = pickle.loads(records_path.read_bytes())
+    junk = ["junk", (1, 2), None, "wrong digest type"]
+    planted = {rel: junk[n % len(junk)] for n, rel in enumerate(records)}
+    for rel, found in planted.items():
+        if found == "wrong digest type":  # its own signature, so it would be trusted
+            planted[rel] = (records[rel][0], "not bytes", True)
+    records_path.write_bytes(pickle.dumps((key, planted)))
+    (memo_path,) = cache_dir.glob("*.memo.pickle")
+    memo_path.unlink()
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference

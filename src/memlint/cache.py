@@ -135,6 +135,19 @@ def signature(entry: os.DirEntry) -> tuple | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
+def _load_signatures(path: str, key: str) -> dict[str, tuple]:
+    """The signature records at ``path``, each ``(signature, digest, has_directive)``;
+    malformed ones are left out."""
+    loaded = _load(path, key)
+    if not isinstance(loaded, dict):
+        return {}
+    return {
+        rel: found
+        for rel, found in loaded.items()
+        if type(found) is tuple and len(found) == 3 and type(found[1]) is bytes
+    }
+
+
 def source_digest(source: SourceFile) -> bytes:
     """The file's bytes, and why they could not be read if so (size, errno)."""
     digest = hashlib.sha256(source.raw)  # the fastest here: hardware SHA, 2x blake2b
@@ -187,10 +200,9 @@ class StoreCache:
     def known(self, rel: str, sig: tuple | None) -> Known | None:
         """What is known of ``rel`` if its signature is the one it had when read."""
         if self._signatures is None:
-            loaded = _load(self.files_path, self.key)
-            self._signatures = loaded if isinstance(loaded, dict) else {}
+            self._signatures = _load_signatures(self.files_path, self.key)
         found = self._signatures.get(rel)  # (signature, digest, has_directive)
-        if sig is None or type(found) is not tuple or len(found) != 3 or found[0] != sig:
+        if found is None or found[0] != sig or sig is None:
             return None
         self._signatures_seen[rel] = found
         return Known(found[1], found[2])
@@ -251,16 +263,19 @@ class StoreCache:
     def store_digest(self, store) -> bytes:
         """Every input of a store's result: each file's path and digest, the
         skipped and excluded entries."""
+        files = (*store.files, *store.notes)
         parts = (
             store.root,
-            [(s.rel, self.digest(s)) for s in store.files],
-            [(s.rel, self.digest(s)) for s in store.notes],
+            len(store.files),
             [(s.path, s.kind, s.detail) for s in store.skipped],
             sorted(store.excluded),
             store.local_only,
         )
-        text = repr(parts).encode("utf-8", "surrogatepass")
-        self._store_digest = hashlib.blake2b(text, digest_size=16).digest()
+        hasher = hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=16)
+        hasher.update("\0".join([s.rel for s in files]).encode("utf-8", "surrogatepass"))
+        hasher.update(b"\0")
+        hasher.update(b"".join([self.digest(s) for s in files]))  # 16 bytes each
+        self._store_digest = hasher.digest()
         return self._store_digest
 
     def memo(self, store) -> Memo | None:
