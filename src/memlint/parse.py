@@ -75,11 +75,27 @@ def _field_tuple(found: Field) -> tuple:
     )
 
 
+SHARED_LENGTH = 24  # field values up to this long are interned (types, tags, flags)
+
+
+def _shared(value):
+    """``value`` with its keys and short strings interned: every memory has the same
+    few keys and many the same short values, each unpickled as its own copy."""
+    kind = type(value)
+    if kind is str:
+        return sys.intern(value) if len(value) <= SHARED_LENGTH else value
+    if kind is list:
+        return [_shared(item) if type(item) is str else item for item in value]
+    if kind is dict:
+        return {_shared(k) if type(k) is str else k: v for k, v in value.items()}
+    return value
+
+
 def _field(data: tuple) -> Field:
     key, value, key_start, value_start, value_end, style, flow, children = data
     return Field(
-        key,
-        value,
+        _shared(key),
+        _shared(value),
         key_start,
         value_start,
         value_end,
@@ -104,6 +120,9 @@ def frontmatter_facts(fm: Frontmatter | None) -> tuple | None:
     )
 
 
+NO_DUPLICATES: frozenset[str] = frozenset()  # shared: an empty set takes 216 bytes
+
+
 def rebuild_frontmatter(data: tuple | None) -> Frontmatter | None:
     if data is None:
         return None
@@ -115,7 +134,7 @@ def rebuild_frontmatter(data: tuple | None) -> Frontmatter | None:
         end,
         {f[0]: _field(f) for f in fields},
         [FrontmatterProblem(*p) for p in problems],
-        set(duplicates),
+        set(duplicates) if duplicates else NO_DUPLICATES,
         parsed,
     )
 
