@@ -4,6 +4,8 @@ in the cache)."""
 
 from __future__ import annotations
 
+import sys
+
 from memlint.cache import StoreCache
 from memlint.parallel import Batch, pool_size
 from memlint.similarity import fingerprint
