@@ -416,3 +416,24 @@ def test_malformed_signature_records_are_ignored(generated: Path, tmp_path: Path
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     memo_path.unlink()
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+
+
+def test_facts_handed_over_are_saved_again_when_results_change(tmp_path: Path) -> None:
+    """An unchanged entry hands its facts out without keeping a copy; asked again,
+    or saved with new local results (another profile), it reads them from its blob."""
+    path = tmp_path / "store.pickle"
+    source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x")
+    facts = (None, 0, (), (0, b""), True)
+    first = StoreCache(str(path), "key")
+    first.remember_memory_facts(source, facts)
+    first.remember_local_results(source, "typed", [])
+    first.save()
+    second = StoreCache(str(path), "key")
+    assert second.memory_facts(source) == facts
+    assert second._opened["a.md"][0] is None  # not held twice
+    assert second.memory_facts(source) == facts
+    second.remember_local_results(source, "freeform", [])
+    second.save()
+    third = StoreCache(str(path), "key")
+    assert third.memory_facts(source) == facts
+    assert third.local_results(source, "freeform") == []

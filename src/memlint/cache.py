@@ -173,6 +173,7 @@ class StoreCache:
         self._entries: dict[str, list] | None = None
         self._opened: dict[str, list] = {}  # rel -> [facts, results], unpickled this run
         self._dirty: set[str] = set()
+        self._handed: set[str] = set()  # facts given away by ``memory_facts``, still in the blob
         self._digests: dict[str, bytes] = {}
         self._store_digest: bytes | None = None
         self._memo: tuple | None = None
@@ -236,7 +237,24 @@ class StoreCache:
         return opened
 
     def memory_facts(self, source: SourceFile) -> tuple | None:
-        return self._entry(source)[0]
+        """The parse facts of ``source``, if cached. An unchanged entry does not keep
+        them once handed out (its blob holds them, for saving or another call):
+        the caller rebuilds a ``Memory`` from them, and at 100,000 memories a
+        second copy held here took 100 MB."""
+        rel = source.rel
+        opened = self._entry(source)
+        if rel in self._handed:
+            return self._blob_facts(rel)
+        facts = opened[0]
+        if facts is not None and rel not in self._dirty:
+            opened[0] = None
+            self._handed.add(rel)
+        return facts
+
+    def _blob_facts(self, rel: str) -> tuple | None:
+        """The facts in the saved blob of ``rel`` (an unchanged entry's)."""
+        old = _loads(self.entries[rel][1])
+        return old[0] if isinstance(old, list) and len(old) == 2 else None
 
     def remember_memory_facts(self, source: SourceFile, facts: tuple) -> None:
         self._entry(source)[0] = facts
@@ -300,7 +318,10 @@ class StoreCache:
             _dump(self.files_path, self.key, self._signatures_seen)
         for rel in self._dirty:
             if rel in self.entries:
-                blob = pickle.dumps(self._opened[rel], protocol=pickle.HIGHEST_PROTOCOL)
+                opened = self._opened[rel]
+                if opened[0] is None and rel in self._handed:  # new results, same facts
+                    opened = [self._blob_facts(rel), opened[1]]
+                blob = pickle.dumps(opened, protocol=pickle.HIGHEST_PROTOCOL)
                 self.entries[rel][1] = blob
         if self.changed or self._dirty:
             _dump(self.path, self.key, self.entries)
