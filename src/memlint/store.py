@@ -23,7 +23,13 @@ SUPERSEDED = re.compile(r"superseded by \[\[([^\[\]\n]{1,200})\]\]")
 
 
 def fold(text: str) -> str:
-    """The identity key names and stems are compared under (NFC, then casefold)."""
+    """The identity key names and stems are compared under (NFC, then casefold).
+
+    ASCII text is its own NFC form and casefolds as ``lower()``; lower-case ASCII
+    (most names and paths) is returned as is, so the folded lookup tables of a
+    large store share its strings instead of holding a copy of each."""
+    if text.isascii():
+        return text if text.islower() else text.lower()
     return unicodedata.normalize("NFC", text).casefold()
 
 
