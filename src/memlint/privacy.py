@@ -492,7 +492,8 @@ def mask_spans(text: str, found: Iterable[Finding]) -> str:
 
 def mask_text(text: str) -> str:
     """``text`` with every detected secret or PII span masked (same length)."""
-    return mask_spans(text, all_findings(text))
+    found = all_findings(text)
+    return mask_spans(text, found) if found else text
 
 
 def _without_overlaps(found: list[Finding]) -> list[Finding]:
