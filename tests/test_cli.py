@@ -224,6 +224,48 @@ def test_python_dash_m_and_console_script(store):
     assert proc.returncode == 1 and "FS002" in proc.stdout
 
 
+def test_command_exits_fast_with_all_output_and_its_status(tmp_path, capsys):
+    """The command skips the interpreter's teardown: everything written must still
+    arrive, through a pipe or into a file, with the same exit status as ``main``."""
+    from tests.helpers import generate_store
+
+    generated = generate_store(tmp_path / "store", 1000, seed=3, defect_rate=0.3)
+    argv = ["check", str(generated), "--output-format", "json", "--no-cache", "--jobs", "2"]
+    expected_status = main(argv)
+    expected = capsys.readouterr().out
+    assert len(expected) > 200_000 and expected_status == 1  # more than a pipe holds
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    command = [sys.executable, "-m", "memlint", *argv]
+    proc = subprocess.run(command, capture_output=True, env=buffered)
+    assert proc.returncode == expected_status
+    assert proc.stdout.decode() == expected
+    with open(tmp_path / "out.json", "wb") as handle:
+        subprocess.run(command, stdout=handle, check=False, env=buffered)
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == expected
+    for jobs in ("1", "2"):  # a short table (less than one buffer), with and without a pool
+        small = [*argv, "--statistics", "--jobs", jobs]
+        status = main(small)
+        expected = capsys.readouterr().out
+        assert 0 < len(expected) < 4096
+        proc = subprocess.run(
+            [sys.executable, "-m", "memlint", *small], capture_output=True, env=buffered
+        )
+        assert proc.returncode == status and proc.stdout.decode() == expected
+
+
+def test_a_closed_pipe_ends_the_command_quietly(store):
+    head = subprocess.Popen(
+        f"{sys.executable} -m memlint check mem --select FS002 | head -c 1",
+        shell=True,
+        cwd=store,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    out, err = head.communicate(timeout=60)
+    assert len(out) == 1
+    assert b"Traceback" not in err and b"Exception ignored" not in err
+
+
 def test_plural():
     from memlint.textutil import plural
 

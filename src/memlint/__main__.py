@@ -1,5 +1,3 @@
-import sys
+from memlint.cli import entry
 
-from memlint.cli import main
-
-sys.exit(main())
+entry()

@@ -156,3 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     # the cyclic collector rescans them over and over (measured: 10% of a 10k run).
     gc.set_threshold(50_000, 20, 100)
     return run_check(args)
+
+
+def entry() -> None:
+    """The ``memlint`` command: ``main``, then exit without freeing every object one
+    by one (a large store is millions of them: at 10,000 files that teardown took
+    0.37 s of a 4 s run). Output is flushed first; if a worker process is still
+    alive, the interpreter exits normally and waits for it."""
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away (``memlint check | head``)
+        status = status or EXIT_ERROR
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is not None and multiprocessing.active_children():
+        sys.exit(status)
+    os._exit(status)

@@ -97,5 +97,7 @@ class Batch:
             for index in range(delivered, self._count):
                 yield self._job(index)
         finally:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Idle workers are joined (the command then exits without waiting for
+            # them); after an error, they are left to end on their own.
+            self._pool.shutdown(wait=delivered == self._count, cancel_futures=True)
             self._pool = None
