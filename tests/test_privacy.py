@@ -12,7 +12,7 @@ import string
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlint import privacy
@@ -329,3 +329,17 @@ def test_lower_assignment_search_equals_the_lookbehind_regex(pieces: list[str]) 
     reference = re.compile(r"(?<![a-z0-9])(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
     spans = [m.span("value") for m in _lower_assignments(text)]
     assert spans == [m.span("value") for m in reference.finditer(text)]
+
+
+DIGIT_PIECES = st.sampled_from(["0", "12345", "987654321", " ", "x", "\u0660", "\u00e9", "\n"])
+
+
+@settings(max_examples=400)
+@given(st.lists(DIGIT_PIECES, max_size=12).map("".join) | st.text(max_size=60))
+@example("123456789")
+@example("1234567890")
+@example("id 123456789\u0660 and 12345678901")
+def test_digit_run_prefilter_equals_the_regex(text: str) -> None:
+    """``has_digit_run`` gates PV006 and snippet masking: it must agree with DIGIT_RUN
+    (ASCII digits only; Arabic-Indic digits and multi-byte characters are not)."""
+    assert privacy.has_digit_run(text) == (privacy.DIGIT_RUN.search(text) is not None)
