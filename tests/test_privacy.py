@@ -314,12 +314,15 @@ def test_lowercase_assignment_scan_matches_case_insensitive_regex(text):
 ASSIGNMENT_PIECES = st.sampled_from(
     ["password", "pwd", "api_key", "x", "9", " ", "=", ":", "'", "token", "secret", ";", "é",
      "\n", "private_key", "client-secret", "apikey", "access_key", "auth-key", "credentials",
-     "passphrase", "monkey", "a", "_", "-", "=>"]
+     "passphrase", "monkey", "a", "_", "-", "=>", "\t", "   ", '"', "`", ":="]
 )  # fmt: skip
 
 
 @settings(max_examples=600, deadline=None)
 @given(st.lists(ASSIGNMENT_PIECES, max_size=25))
+@example(["credentials", '"', "   ", "=", "abcdefgh"])  # the operator at its farthest
+@example(["passphrase", "`", "\t", "  ", ":=", "abcdefgh"])
+@example(["client-secret", "'", "   ", "=>", "abcdefgh"])
 def test_lower_assignment_search_equals_the_lookbehind_regex(pieces: list[str]) -> None:
     import re
 

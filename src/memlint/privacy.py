@@ -127,6 +127,9 @@ ASSIGNMENT_LOWER = re.compile(r"(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL
 ASCII_ALNUM_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 ASSIGNMENT_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 KEYWORD_OFFSET = len("private_")  # the farthest a keyword sits into a name ("private_key")
+# The farthest an assignment operator sits from the start of a keyword in the key name:
+# the name's rest ("credentials": 11), a quote and three blanks, then ":" or "=".
+ASSIGNMENT_REACH = len("credentials") + 1 + 3 + 1
 BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
 PLACEHOLDER_WORDS = frozenset(
     {
@@ -211,12 +214,15 @@ def find_credentials(text: str) -> list[Finding]:
 def _lower_assignments(lowered: str) -> Iterator[re.Match]:
     """``ASSIGNMENT`` matches in lower-cased text: leftmost first, non-overlapping, each
     preceded by no letter or digit. Every key name holds one of ``ASSIGNMENT_KEYWORDS``
-    at most ``KEYWORD_OFFSET`` characters from its start, so a match is tried only there."""
+    at most ``KEYWORD_OFFSET`` characters from its start, so a match is tried only there,
+    and only when an operator follows within ``ASSIGNMENT_REACH``."""
     starts = set()
     for keyword in ASSIGNMENT_KEYWORDS:
         at = lowered.find(keyword)
         while at != -1:
-            starts.update(range(max(0, at - KEYWORD_OFFSET), at + 1))
+            near = lowered[at : at + ASSIGNMENT_REACH]
+            if ":" in near or "=" in near:  # else no key name holding it is assigned
+                starts.update(range(max(0, at - KEYWORD_OFFSET), at + 1))
             at = lowered.find(keyword, at + 1)
     match_at = ASSIGNMENT_LOWER.match
     pos = 0
