@@ -10,7 +10,6 @@ loaded for resolution, and only those files are reported on.
 from __future__ import annotations
 
 import fnmatch
-import operator
 import os
 import stat
 import time
@@ -243,6 +242,7 @@ class Discovery:
         store.files.sort(key=lambda s: s.rel)
         store.notes.sort(key=lambda s: s.rel)
         store.skipped.sort(key=lambda s: s.path)
+        store.excluded.sort()
         store.index_entry = next(
             (s for s in store.skipped if s.path == os.path.join(plan.root, INDEX_NAME)), None
         )
@@ -348,9 +348,6 @@ def discover(
     return finder.load()
 
 
-_NAME = operator.attrgetter("name")
-
-
 def _defer_index(store: Store, source: SourceFile) -> None:
     """Parse ``MEMORY.md`` when first needed (a cached whole-store result never needs it)."""
     if source.text is None:
@@ -366,9 +363,10 @@ def _defer_index(store: Store, source: SourceFile) -> None:
 
 
 def _scandir(directory: str) -> list[os.DirEntry]:
+    """The entries of ``directory``, in no particular order (callers sort what they keep)."""
     try:
         with os.scandir(directory) as iterator:
-            return sorted(iterator, key=_NAME)
+            return list(iterator)
     except OSError:
         return []
 

@@ -45,6 +45,9 @@ def _read_first(slot: str) -> property:
     return property(get, stored.__set__)
 
 
+DEFERRED = (b"", None, False, None, 0)  # raw, text, bom, problem, mode until read
+
+
 class _SourceSlots:
     __slots__ = ("_bom", "_mode", "_problem", "_raw", "_text")
 
@@ -86,9 +89,10 @@ class SourceFile(_SourceSlots):
         cls, path: str, rel: str, display: str, known: Known, read: Callable[[SourceFile], None]
     ) -> SourceFile:
         """A file read by ``read(source)`` on first use of its content."""
-        source = cls(path, rel, display)
-        source.known = known
-        source._pending = read
+        source = cls.__new__(cls)  # one per unchanged file of a warm run: no __init__ call
+        source.path, source.rel, source.display, source.known = path, rel, display, known
+        source._raw, source._text, source._bom, source._problem, source._mode = DEFERRED
+        source._line_starts, source._pending = None, read
         return source
 
     def _read_pending(self) -> None:
