@@ -189,11 +189,12 @@ class StoreCache:
         return self._entries
 
     def digest(self, source: SourceFile) -> bytes:
+        known = source.known
+        if known is not None:
+            return known.digest
         found = self._digests.get(source.rel)
         if found is None:
-            known = source.known
-            found = known.digest if known is not None else source_digest(source)
-            self._digests[source.rel] = found
+            found = self._digests[source.rel] = source_digest(source)
         return found
 
     # -- unchanged files by signature ------------------------------------------
@@ -206,7 +207,7 @@ class StoreCache:
         if found is None or found[0] != sig or sig is None:
             return None
         self._signatures_seen[rel] = found
-        return Known(found[1], found[2])
+        return tuple.__new__(Known, found)  # the record is (signature, digest, has_directive)
 
     def remember_read(self, source: SourceFile, sig: tuple | None, started_ns: int) -> None:
         """Record ``source``, just read, under ``sig`` unless its mtime is too recent

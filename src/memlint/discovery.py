@@ -385,7 +385,7 @@ class _Excludes:
         """Whether ``rel`` or its file name ``name`` is excluded."""
         if name in self.exact or rel in self.exact:
             return True
-        return any(
+        return bool(self.globs) and any(
             fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
             for pattern in self.globs
         )
