@@ -399,19 +399,23 @@ def test_rule_names_are_checked_before_import() -> None:
 
 
 def test_malformed_signature_records_are_ignored(generated: Path, tmp_path: Path, capsys) -> None:
+    """Records of the wrong type or length are dropped (their files read again): a
+    longer record would be trusted and misread, here hiding a file's suppression."""
     import pickle
 
+    target = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    target.write_text(
+        target.read_text(encoding="utf-8") + "\n<!-- memlint: file-ignore[ALL] -->\n", "utf-8"
+    )
     age(generated)
     cache_dir = tmp_path / "cache"
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (records_path,) = cache_dir.glob("*.files.pickle")
     key, records = pickle.loads(records_path.read_bytes())
-    junk = ["junk", (1, 2), None, "wrong digest type"]
+    junk = ["junk", (1, 2), None, b"short"]
     planted = {rel: junk[n % len(junk)] for n, rel in enumerate(records)}
-    for rel, found in planted.items():
-        if found == "wrong digest type":  # its own signature, so it would be trusted
-            planted[rel] = (records[rel][0], "not bytes", True)
+    planted[target.name] = records[target.name] + b"\x00"  # ends as if without a directive
     records_path.write_bytes(pickle.dumps((key, planted)))
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     memo_path.unlink()

@@ -28,7 +28,7 @@ class ReadProblem:
 class Known(NamedTuple):
     """What the cache knows of an unchanged file without reading it."""
 
-    signature: tuple  # from ``lstat`` when it was read (see ``memlint.cache.signature``)
+    signature: bytes  # from ``lstat`` when it was read (see ``memlint.cache.signature``)
     digest: bytes
     has_directive: bool  # whether its text mentions ``memlint:`` (a suppression)
 
