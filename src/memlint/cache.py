@@ -278,9 +278,11 @@ class StoreCache:
         self._entry(source)[1] = (profile, found)
         self._dirty.add(source.rel)
 
-    def forget_missing(self, present: set[str]) -> None:
+    def forget_missing(self, store) -> None:
+        """Drop the per-file entries of files no longer in ``store`` (if they were read)."""
         if self._entries is None:
             return
+        present = {source.rel for source in (*store.files, *store.notes)}
         for rel in [rel for rel in self._entries if rel not in present]:
             del self._entries[rel]
             self.changed = True

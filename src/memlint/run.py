@@ -115,7 +115,7 @@ def run_check(args) -> int:
             rules = selected_rules(settings)
         diagnostics.extend(lint_store(store, settings, rules or [], cache, args.jobs))
         if cache is not None:
-            cache.forget_missing({s.rel for s in (*store.files, *store.notes)})
+            cache.forget_missing(store)
     if caches is not None:
         caches.save()
     diagnostics.sort(key=Diagnostic.sort_key)
