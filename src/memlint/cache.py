@@ -215,7 +215,7 @@ class StoreCache:
             return None
         self._signatures_seen[rel] = found
         digest = found[SIGNATURE.size : SIGNATURE.size + DIGEST_SIZE]
-        return tuple.__new__(Known, (sig, digest, found[-1] == 1))
+        return tuple.__new__(Known, (digest, found[-1] == 1))
 
     def remember_read(self, source: SourceFile, sig: bytes | None, started_ns: int) -> None:
         """Record ``source``, just read, under ``sig`` unless its mtime is too recent

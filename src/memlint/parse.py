@@ -40,7 +40,7 @@ def load_index(source: SourceFile) -> Index:
 def load_memories(
     sources: list[SourceFile], cache: StoreCache | None = None, jobs: int | None = None
 ) -> list[Memory]:
-    """The memories of ``sources`` (each with text), from ``cache`` where it has them."""
+    """The memories of ``sources`` (each readable), from ``cache`` where it has them."""
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
     for position, source in enumerate(sources):

@@ -28,7 +28,6 @@ class ReadProblem:
 class Known(NamedTuple):
     """What the cache knows of an unchanged file without reading it."""
 
-    signature: bytes  # from ``lstat`` when it was read (see ``memlint.cache.signature``)
     digest: bytes
     has_directive: bool  # whether its text mentions ``memlint:`` (a suppression)
 
@@ -106,7 +105,7 @@ class SourceFile(_SourceSlots):
     mode = _read_first("_mode")
 
     @property
-    def text(self) -> str | None:
+    def text(self) -> str | None:  # the hot one: written out, not through _read_first
         if self._pending is not None:
             self._read_pending()
         return self._text
