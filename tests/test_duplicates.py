@@ -67,13 +67,60 @@ def test_ascii_word_split_equals_the_token_pattern(text: str) -> None:
     assert word_hashes(text) == expected
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.sets(st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1), max_size=300))
+def _expected_signature(hashes: set[int]) -> list[int]:
+    """Each bucket's smallest hash, as its bits 8 to 39, never ``EMPTY``."""
+    from memlint.similarity import EMPTY, SIGNATURE_SIZE
+
+    smallest: list[int | None] = [None] * SIGNATURE_SIZE
+    for value in hashes:
+        bucket = value % SIGNATURE_SIZE
+        if smallest[bucket] is None or value < smallest[bucket]:
+            smallest[bucket] = value
+    return [EMPTY if v is None else min((v >> 8) & 0xFFFFFFFF, EMPTY - 1) for v in smallest]
+
+
+# Hashes whose kept bits (8 to 39) are all ones or half ones: the empty marker's bytes.
+MARKER_LIKE = st.builds(
+    lambda high, ones, low: (high << 40 | ones << 8 | low) - (1 << 63),
+    st.integers(0, (1 << 23) - 1),
+    st.sampled_from([0xFFFFFFFF, 0xFFFF0000, 0x0000FFFF, 0xFFFFFF00, 0x00FFFFFF]),
+    st.integers(0, 255),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1) | MARKER_LIKE, max_size=300)
+)
 def test_signature_keeps_the_smallest_value_per_bucket(hashes: set[int]) -> None:
+    from memlint.similarity import SIGNATURE_SIZE, VALUE_BYTES, signature, unpack
+
+    packed = signature(hashes)
+    assert len(packed) == SIGNATURE_SIZE * VALUE_BYTES == 256
+    assert list(unpack(packed)) == _expected_signature(hashes)
+
+
+def test_a_real_value_never_reads_as_an_empty_bucket() -> None:
+    """A minimum whose kept bits are all ones is stored as EMPTY - 1, so the
+    signature's count of EMPTY is its count of empty buckets (DU001 relies on it)."""
     from memlint.similarity import EMPTY, SIGNATURE_SIZE, signature, unpack
 
-    expected = [EMPTY] * SIGNATURE_SIZE
-    for value in hashes:
-        bucket, rest = value % SIGNATURE_SIZE, value >> 6
-        expected[bucket] = min(expected[bucket], rest)
-    assert list(unpack(signature(hashes))) == expected
+    ones = (0xFFFFFFFF << 8) | 5  # bucket 5, kept bits all ones
+    straddle = [(0xFFFF0000 << 8) | 6, (0x0000FFFF << 8) | 7]  # EMPTY's bytes across buckets 6-7
+    values = unpack(signature({ones, *straddle, 1 << 8 | 9}))
+    assert values[5] == EMPTY - 1
+    assert values[6:8] == (0xFFFF0000, 0x0000FFFF)
+    assert values[9] == 1
+    assert values.count(EMPTY) == SIGNATURE_SIZE - 4
+    assert signature(set()) == b"\xff" * 256
+
+
+def test_bands_cover_the_signature_and_the_empty_band_is_all_empty_buckets() -> None:
+    from memlint.rules.du.du001_near_duplicate_memory import BAND_BYTES, BAND_ROWS, EMPTY_BAND
+    from memlint.similarity import SIGNATURE_SIZE, VALUE_BYTES, signature
+
+    empty = signature(set())
+    assert BAND_BYTES == BAND_ROWS * VALUE_BYTES and len(empty) == SIGNATURE_SIZE * VALUE_BYTES
+    assert empty[:BAND_BYTES] == EMPTY_BAND
+    ones = signature({(0xFFFFFFFF << 8) | bucket for bucket in range(BAND_ROWS)})
+    assert ones[:BAND_BYTES] != EMPTY_BAND

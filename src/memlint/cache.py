@@ -43,7 +43,7 @@ from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
 CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 8
+FORMAT = 9
 RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
 DIGEST_SIZE = 16

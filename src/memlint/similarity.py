@@ -13,20 +13,23 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from array import array
 from itertools import repeat
-from operator import and_, rshift
+from operator import and_
 
 SIGNATURE_SIZE = 64
-BUCKET_BITS = 6  # log2(SIGNATURE_SIZE)
-EMPTY = (1 << 63) - 1
+EMPTY = 0xFFFFFFFF  # an empty bucket; no bucket's value is this (see ``signature``)
 CJK = r"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
 TOKEN = rf"[{CJK}]|[^\W{CJK}]+"  # compiled (by re's cache) on first non-ASCII text: 6 ms
 ASCII_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")  # \w, lower-cased ASCII
 # Every other byte becomes a space, so that ``split()`` yields TOKEN's words of ASCII text.
 ASCII_WORDS_ONLY = bytes(byte if byte in ASCII_WORD_BYTES else 32 for byte in range(256))
 
-SIGNATURE_FORMAT = struct.Struct(f"<{SIGNATURE_SIZE}q")
-VALUE_BYTES = 8
+SIGNATURE_FORMAT = struct.Struct(f"<{SIGNATURE_SIZE}I")
+VALUE_BYTES = 4
+EMPTY_VALUE = EMPTY.to_bytes(VALUE_BYTES, "little")
+HASHES_FORMAT = struct.Struct(f"<{SIGNATURE_SIZE}q")
+UINT32 = next(code for code in "IL" if array(code).itemsize == 4)  # array's native 4-byte type
 
 Fingerprint = tuple[int, bytes]
 
@@ -46,19 +49,24 @@ def shingles(text: str) -> set[int]:
 
 
 def signature(hashes: set[int]) -> bytes:
-    """One-permutation MinHash: the smallest hash in each of the buckets (the low
-    bits pick the bucket), packed as 64-bit little-endian values (512 bytes,
-    where a tuple of ints would take 2.5 KB). Built by C-level maps: in
-    descending order the last value written to a bucket is its smallest."""
+    """One-permutation MinHash: for each of the 64 buckets (a hash's low 6 bits)
+    the smallest hash in it, kept as its bits 8 to 39 and packed as 32-bit
+    little-endian values (256 bytes). Equal minima give equal values; the top
+    bits decide the minimum, so the kept bits are uniform and two different
+    minima match with probability 2**-32. A value equal to ``EMPTY`` is stored
+    as ``EMPTY - 1``. Built by C-level maps: in descending order the last hash
+    written to a bucket is its smallest; the 64-bit packing is then cut to
+    bytes 1 to 4 (bits 8 to 39) of each value.
+    """
     descending = sorted(hashes, reverse=True)
-    lowest = dict(
-        zip(
-            map(and_, descending, repeat(SIGNATURE_SIZE - 1)),
-            map(rshift, descending, repeat(BUCKET_BITS)),
-            strict=True,
-        )
-    )
-    return SIGNATURE_FORMAT.pack(*map(lowest.get, range(SIGNATURE_SIZE), repeat(EMPTY)))
+    lowest = dict(zip(map(and_, descending, repeat(SIGNATURE_SIZE - 1)), descending, strict=True))
+    wide = HASHES_FORMAT.pack(*map(lowest.get, range(SIGNATURE_SIZE), repeat(-1)))
+    packed = array(UINT32, wide[1:-3])[::2].tobytes()  # bytes 8k+1 .. 8k+4, for each k
+    # every empty bucket holds EMPTY; more (or misaligned) runs of EMPTY mean a value to move
+    if packed.count(EMPTY_VALUE) != SIGNATURE_SIZE - len(lowest):
+        lowest = {bucket: min((value >> 8) & EMPTY, EMPTY - 1) for bucket, value in lowest.items()}
+        packed = SIGNATURE_FORMAT.pack(*map(lowest.get, range(SIGNATURE_SIZE), repeat(EMPTY)))
+    return packed
 
 
 def unpack(signature: bytes) -> tuple[int, ...]:
