@@ -65,6 +65,7 @@ No fix: which copy to keep, and what to merge, is the author's choice.
 from array import array
 from collections import Counter
 from collections.abc import Sequence
+from itertools import repeat
 from operator import eq
 
 from memlint.diagnostics import Severity
@@ -72,6 +73,7 @@ from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.similarity import (
     EMPTY,
     SIGNATURE_SIZE,
+    UINT32,
     VALUE_BYTES,
     Fingerprint,
     fingerprint,
@@ -85,7 +87,8 @@ EMPTY_BAND = EMPTY.to_bytes(VALUE_BYTES, "little") * BAND_ROWS
 NEIGHBOURS = 4
 MIN_SHARED_BANDS = 2
 ESTIMATE_MARGIN = 0.2
-PAIR_PARTS = 16
+PAIR_PARTS = 64
+PAIR_VALUES = 1 << 32  # a part's pairs must be below this
 
 META = RuleMeta(
     code="DU001",
@@ -110,8 +113,8 @@ def estimated_jaccard(
     return (sum(map(eq, first, second)) - min(empty_first, empty_second)) / filled
 
 
-def candidate_pairs(signatures: list[bytes]) -> set[tuple[int, int]]:
-    """Pairs sharing at least ``MIN_SHARED_BANDS`` whole LSH bands.
+def candidate_pairs(signatures: list[bytes]) -> list[tuple[int, int]]:
+    """The pairs (sorted) that share at least ``MIN_SHARED_BANDS`` whole LSH bands.
 
     Each bucket pairs a member with its next few members only, so a large
     cluster costs linear, not quadratic, work. Requiring two of the sixteen
@@ -119,18 +122,20 @@ def candidate_pairs(signatures: list[bytes]) -> set[tuple[int, int]]:
     keeps a pair at Jaccard 0.8 with probability 0.997 (0.9999 at 0.85).
 
     Nearly every pair is met in one band only (about a million of them in a
-    store of 100,000 memories), so the pairs are kept as 64-bit values in
-    ``PAIR_PARTS`` arrays split by first member and counted one array at a
-    time: a list of them and one ``Counter`` of all took 115 MB at that size.
+    store of 100,000 memories), so they are filed by first member in about
+    ``PAIR_PARTS`` arrays of 32-bit values and counted one array at a time:
+    13 MiB at that size, where a list of them and one ``Counter`` took 115 MB.
     """
     count = len(signatures)
-    # pair (first, second) encoded as first * count + second, filed by first member
-    parts = [array("q") for _ in range(PAIR_PARTS)]
+    # a part holds the pairs of `span` first members: (first, second) as the
+    # 32-bit value (first - part's first member) * count + second
+    span = max(1, min(-(-count // PAIR_PARTS), PAIR_VALUES // max(count, 1)))
+    parts = [array(UINT32) for _ in range(0, count, span)]
     for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
-        end = band + BAND_BYTES
         first_of: dict[bytes, int] = {}  # band value -> its first member
         shared: dict[int, list[int]] = {}  # first member -> all members, for shared values only
         claim = first_of.setdefault
+        end = band + BAND_BYTES
         for index, key in enumerate([sig[band:end] for sig in signatures]):
             first = claim(key, index)
             if first != index:
@@ -142,14 +147,19 @@ def candidate_pairs(signatures: list[bytes]) -> set[tuple[int, int]]:
         shared.pop(first_of.get(EMPTY_BAND, -1), None)
         for members in shared.values():
             for position, first in enumerate(members):
-                base = first * count
-                parts[first * PAIR_PARTS // count].extend(
+                part, offset = divmod(first, span)
+                base = offset * count
+                parts[part].extend(
                     [base + s for s in members[position + 1 : position + 1 + NEIGHBOURS]]
                 )
-    found: set[tuple[int, int]] = set()
-    while parts:
+    found: list[tuple[int, int]] = []
+    parts.reverse()  # popped from the first: each part is freed once counted
+    for start in range(0, count, span):
         counted = Counter(parts.pop())
-        found.update(divmod(p, count) for p, bands in counted.items() if bands >= MIN_SHARED_BANDS)
+        repeated = sorted(p for p, bands in counted.items() if bands >= MIN_SHARED_BANDS)
+        del counted
+        pairs_of_part = map(divmod, repeated, repeat(count))
+        found.extend((start + offset, second) for offset, second in pairs_of_part)
     return found
 
 
@@ -184,7 +194,7 @@ def near_duplicates(
     sigs = [fingerprints[i][1] for i in usable]
     exact: dict[int, set[int]] = {}
     found = []
-    for a, b in sorted(candidate_pairs(sigs)):
+    for a, b in candidate_pairs(sigs):
         first_sig, second_sig = unpack(sigs[a]), unpack(sigs[b])
         estimate = estimated_jaccard(
             first_sig, second_sig, first_sig.count(EMPTY), second_sig.count(EMPTY)
