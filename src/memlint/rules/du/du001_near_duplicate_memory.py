@@ -66,7 +66,7 @@ from array import array
 from collections import Counter
 from collections.abc import Sequence
 from itertools import repeat
-from operator import eq
+from operator import eq, getitem
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
@@ -135,8 +135,8 @@ def candidate_pairs(signatures: list[bytes]) -> list[tuple[int, int]]:
         first_of: dict[bytes, int] = {}  # band value -> its first member
         shared: dict[int, list[int]] = {}  # first member -> all members, for shared values only
         claim = first_of.setdefault
-        end = band + BAND_BYTES
-        for index, key in enumerate([sig[band:end] for sig in signatures]):
+        keys = map(getitem, signatures, repeat(slice(band, band + BAND_BYTES)))
+        for index, key in enumerate(keys):
             first = claim(key, index)
             if first != index:
                 members = shared.get(first)
@@ -145,6 +145,7 @@ def candidate_pairs(signatures: list[bytes]) -> list[tuple[int, int]]:
                 else:
                     members.append(index)
         shared.pop(first_of.get(EMPTY_BAND, -1), None)
+        del first_of, claim  # freed before the pairs grow
         for members in shared.values():
             for position, first in enumerate(members):
                 part, offset = divmod(first, span)
