@@ -191,7 +191,7 @@ def near_duplicates(
     """
     if fingerprints is None:
         fingerprints = [fingerprint(text) for text in texts]
-    usable = [i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles]
+    usable = array("q", (i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles))
     sigs = [fingerprints[i][1] for i in usable]
     exact: dict[int, set[int]] = {}
     found = []
