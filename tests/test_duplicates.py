@@ -124,3 +124,23 @@ def test_bands_cover_the_signature_and_the_empty_band_is_all_empty_buckets() -> 
     assert empty[:BAND_BYTES] == EMPTY_BAND
     ones = signature({(0xFFFFFFFF << 8) | bucket for bucket in range(BAND_ROWS)})
     assert ones[:BAND_BYTES] != EMPTY_BAND
+
+
+def test_candidate_pairs_do_not_depend_on_how_they_are_parted(monkeypatch) -> None:
+    """Parts of one first member each (32-bit offsets at their smallest) or one
+    part for all: the same sorted pairs."""
+    from memlint.rules.du import du001_near_duplicate_memory as du
+    from memlint.similarity import fingerprint
+
+    rng = random.Random(3)
+    texts = [" ".join(rng.choice(WORDS[:40]) for _ in range(30)) for _ in range(150)]
+    texts += [text + " extra words here" for text in texts[:50]]
+    rng.shuffle(texts)
+    signatures = [fingerprint(text)[1] for text in texts]
+    expected = du.candidate_pairs(signatures)
+    assert len(expected) >= 50 and expected == sorted(set(expected))
+    monkeypatch.setattr(du, "PAIR_VALUES", len(signatures))  # span 1: one part per member
+    assert du.candidate_pairs(signatures) == expected
+    monkeypatch.setattr(du, "PAIR_VALUES", 1 << 32)
+    monkeypatch.setattr(du, "PAIR_PARTS", 1)
+    assert du.candidate_pairs(signatures) == expected
