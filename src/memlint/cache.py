@@ -218,24 +218,15 @@ class StoreCache:
         return tuple.__new__(Known, (digest, found[-1] == 1))
 
     def remember_read(self, source: SourceFile, sig: bytes | None, started_ns: int) -> None:
-        """Record ``source``, just read, under ``sig`` (see ``remember_known``)."""
+        """Record ``source``, just read, under ``sig`` unless its mtime is too recent
+        (before ``started_ns``, the run's start, by less than ``RACY_NS``)."""
         text = source.text
-        if text is None or source.problem is not None:
+        if sig is None or text is None or source.problem is not None:
             return
-        known = Known(self.digest(source), DIRECTIVE_MARK in text)
-        self.remember_known(source.rel, sig, known, started_ns)
-
-    def remember_known(self, rel: str, sig: bytes | None, known: Known, started_ns: int) -> None:
-        """Record what is known of ``rel``, read under ``sig``, unless its mtime is too
-        recent (before ``started_ns``, the run's start, by less than ``RACY_NS``)."""
-        if sig is None or SIGNATURE.unpack(sig)[1] >= started_ns - RACY_NS:
+        if SIGNATURE.unpack(sig)[1] >= started_ns - RACY_NS:
             return
-        mark = b"\x01" if known.has_directive else b"\x00"
-        self._signatures_seen[rel] = sig + known.digest + mark
-
-    def is_cold(self) -> bool:
-        """Whether no per-file results are saved for this store (a first run)."""
-        return not os.path.exists(self.path) if self._entries is None else not self._entries
+        mark = b"\x01" if DIRECTIVE_MARK in text else b"\x00"
+        self._signatures_seen[source.rel] = sig + self.digest(source) + mark
 
     def _entry(self, source: SourceFile) -> list:
         """``[facts, results]`` of ``source``: cached when its digest is unchanged."""

@@ -14,17 +14,12 @@ import os
 import stat
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from memlint.cache import CacheSet, StoreCache, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import detect_profile, is_note_store, looks_like_memory_dir
-from memlint.parallel import pool_size
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store
-
-if TYPE_CHECKING:
-    from memlint.parse import ShardedMemories
 
 INDEX_NAME = "MEMORY.md"
 
@@ -49,8 +44,6 @@ class _Plan:
 
 
 class Discovery:
-    shards = True  # large stores may be read and parsed by shard workers (``_read_fresh``)
-
     def __init__(
         self,
         settings: Settings,
@@ -186,7 +179,6 @@ class Discovery:
         cache = self.caches.for_store(plan.root) if self.caches is not None else None
         excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
         memory_sources: list[SourceFile] = []
-        fresh: list[tuple[str, str, str, bytes | None]] = []  # path, rel, display, signature
         root_prefix = plan.root + os.sep
         # (directory, its store-relative prefix, its display prefix): no per-file slicing
         stack = [(plan.root, "", self.display(root_prefix))]
@@ -231,9 +223,7 @@ class Discovery:
                 if name.startswith(".") or excluded.match(rel, name):
                     store.excluded.append(rel)
                     continue
-                source = self._memory_source(entry, rel, display, cache, fresh)
-                if source is not None:
-                    memory_sources.append(source)
+                memory_sources.append(self._read_memory(entry, rel, display, cache))
         for path in sorted(self.overrides):  # in-memory files that are not on disk
             found = self.ancestor_root(os.path.dirname(path))
             if os.path.lexists(path) or found is None or found[0] != plan.root:
@@ -247,8 +237,6 @@ class Discovery:
                 store.notes.append(source)
             elif path.endswith(".md"):
                 memory_sources.append(source)
-        sharded, fresh_sources = self._read_fresh(fresh, cache)
-        memory_sources.extend(fresh_sources)
         memory_sources.sort(key=lambda s: s.rel)
         store.files.extend(memory_sources)
         store.files.sort(key=lambda s: s.rel)
@@ -263,16 +251,13 @@ class Discovery:
         def parse_memories():
             from memlint.parse import load_memories  # not imported on a memo hit
 
-            return load_memories(readable, cache, self.jobs, sharded)
+            return load_memories(readable, cache, self.jobs)
 
         memo = cache.memo(store) if cache is not None else None
         if memo is not None:
             store.profile, store.profile_reason, store.memo = memo.profile, memo.reason, memo
             store.defer_memories(parse_memories)
-            if sharded is not None:  # no rule runs on the memory files
-                sharded.close()
             return store
-        store.sharded = sharded  # for the local rules
         store.memories = parse_memories()
         store.profile, store.profile_reason = detect_profile(store, config)
         return store
@@ -297,61 +282,20 @@ class Discovery:
             stores.append(store)
         return stores
 
-    def _memory_source(
-        self,
-        entry: os.DirEntry,
-        rel: str,
-        display: str,
-        cache: StoreCache | None,
-        fresh: list[tuple[str, str, str, bytes | None]],
-    ) -> SourceFile | None:
-        """A memory file given as an override (read now) or known unchanged by the
-        cache (deferred); else ``None``, the file added to ``fresh`` for ``_read_fresh``."""
+    def _read_memory(
+        self, entry: os.DirEntry, rel: str, display: str, cache: StoreCache | None
+    ) -> SourceFile:
+        """A memory file, read now, or deferred when ``cache`` knows it unchanged."""
         path = entry.path
-        if path in self.overrides:
-            return self._read_now(path, rel, display, None, cache)
         sig = None
-        if cache is not None:
+        if cache is not None and path not in self.overrides:
             sig = signature(entry)
             known = cache.known(rel, sig)
             if known is not None:
                 return SourceFile.deferred(path, rel, display, known, self._read_deferred)
-        fresh.append((path, rel, display, sig))
-        return None
-
-    def _read_fresh(
-        self, fresh: list[tuple[str, str, str, bytes | None]], cache: StoreCache | None
-    ) -> tuple[ShardedMemories | None, list[SourceFile]]:
-        """The memory files ``fresh`` lists, read: by shard workers that parse them
-        too, when there are enough for a pool and the cache holds no per-file
-        results (whose facts would spare the parse), else here."""
-        workers = pool_size(len(fresh), self.jobs) if self.shards else 1
-        if workers == 1 or not (cache is None or cache.is_cold()):
-            return None, [self._read_now(*found, cache) for found in fresh]
-        from memlint.parse import ShardedMemories
-
-        fresh.sort(key=lambda found: found[1])
-        sources = [
-            SourceFile.deferred(path, rel, display, None, self._read_deferred)
-            for path, rel, display, _ in fresh
-        ]
-        max_bytes = self.settings.max_file_size
-        sharded = ShardedMemories(sources, workers, max_bytes, cache is not None)
-        sharded.read()
-        if cache is not None:
-            for source, (_, rel, _, sig) in zip(sources, fresh, strict=True):
-                if source.known is not None:  # read by a worker
-                    cache.remember_known(rel, sig, source.known, self.started_ns)
-                else:
-                    cache.digest(source)
-        return sharded, sources
-
-    def _read_now(
-        self, path: str, rel: str, display: str, sig: bytes | None, cache: StoreCache | None
-    ) -> SourceFile:
         source = self._read(path, rel, display)
         if cache is not None:
-            cache.digest(source)  # before the bytes are dropped
+            cache.digest(source)
             cache.remember_read(source, sig, self.started_ns)
         self._drop_raw(source)
         return source

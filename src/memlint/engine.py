@@ -7,7 +7,6 @@ import os
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memlint.cache import StoreCache
 from memlint.config import Settings
@@ -18,9 +17,6 @@ from memlint.rules.base import ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Store
 from memlint.suppression import UNUSED_SUPPRESSION, apply_suppressions, markdown_sources
-
-if TYPE_CHECKING:
-    from memlint.parse import ShardedMemories
 
 CRASH_CODE = "MX002"
 
@@ -109,7 +105,11 @@ class _StoreRun:
         self.settings = settings
         self.cache = cache
         self.cross = [r for r in rules if not (r.meta.local or r.meta.external)]
-        self.checks = local_checks(rules, store.profile, settings)
+        view = ProfileView(store.profile)
+        self.checks = {scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)}
+        for rule in rules:
+            if rule.meta.local:
+                self.checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
         memory_of = {id(memory.file): memory for memory in store.memories}
         units = [(source, memory_of.get(id(source)), False) for source in store.files]
         units += [(source, None, True) for source in store.notes]
@@ -123,91 +123,35 @@ class _StoreRun:
 
     def _unit(self, position: int) -> list[Diagnostic]:
         source, memory, notes = self.units[position]
-        return _unit_results(self.checks, source, memory, notes)
+        store, checks = self.store, self.checks
+        results: list[Diagnostic] = []
+        for rule, ctx in checks[Scope.FILE]:
+            results.extend(_checked(rule, ctx, store, source, source))
+        extra = checks[Scope.NOTES] if notes else checks[Scope.MEMORY] if memory else ()
+        for rule, ctx in extra:
+            results.extend(_checked(rule, ctx, store, source if notes else memory, source))
+        return results
 
     def _task(self, index: int) -> list:
         if index < len(self.cross):
             rule = self.cross[index]
             return _run(rule, self.store, self.settings, _targets(self.store, rule.meta.scope))
         start = (index - len(self.cross)) * self.UNITS_PER_TASK
-        return [self._unit(p) for p in self.tasked[start : start + self.UNITS_PER_TASK]]
+        return [self._unit(p) for p in self.missing[start : start + self.UNITS_PER_TASK]]
 
     def results(self, jobs: int | None) -> list[Diagnostic]:
-        """Local results in file order, then cross-file results in rule order.
-
-        When shard workers hold the memory files (``store.sharded``), they run
-        those files' units; the cross-file rules and the other units run as
-        tasks meanwhile."""
-        sharded, self.store.sharded = self.store.sharded, None
-        held = [p for p in self.missing if sharded is not None and sharded.holds(self.units[p][0])]
-        held_set = set(held)
-        self.tasked = [p for p in self.missing if p not in held_set]
-        chunks = -(-len(self.tasked) // self.UNITS_PER_TASK)
+        """Local results in file order, then cross-file results in rule order."""
+        chunks = -(-len(self.missing) // self.UNITS_PER_TASK)
         batch = Batch(self._task, len(self.cross) + chunks, jobs, items=len(self.units))
-        answers = self._ask(sharded, held) if sharded is not None else iter(())
         done = iter(batch.results())
         cross = [d for _ in self.cross for d in next(done)]
-        computed = dict(zip(self.tasked, (found for task in done for found in task), strict=True))
-        computed.update(zip(held, answers, strict=True))
+        computed = (found for task in done for found in task)
         profile = self.store.profile
-        for position in self.missing:
-            found = self.found[position] = computed.pop(position)
+        for position, found in zip(self.missing, computed, strict=True):
+            self.found[position] = found
             if self.cache is not None:
                 self.cache.remember_local_results(self.units[position][0], profile, found)
         return [d for found in self.found for d in found] + cross
-
-    def _ask(self, sharded: ShardedMemories, held: list[int]) -> Iterator[list[Diagnostic]]:
-        """The units at positions ``held``, run by the shard workers holding their files
-        (started now; the iterator yields their results in order)."""
-        params = (
-            self.store.profile,
-            tuple(rule_name(rule.module) for scope in self.checks.values() for rule, _ in scope),
-            self.settings,
-        )
-        pairs = {id(self.units[p][0]): self.units[p][:2] for p in held}
-        return sharded.run(
-            [self.units[p][0] for p in held],
-            _shard_unit,
-            params,
-            lambda source: pairs[id(source)],
-        )
-
-
-def local_checks(rules: list[Rule], profile: str, settings: Settings) -> dict[Scope, list]:
-    """The ``local`` rules of ``rules`` by scope, each with its context."""
-    view = ProfileView(profile)
-    checks: dict[Scope, list] = {scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)}
-    for rule in rules:
-        if rule.meta.local:
-            checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
-    return checks
-
-
-def _unit_results(checks: dict[Scope, list], source, memory, notes: bool) -> list[Diagnostic]:
-    """A file's unit: its FILE-scope rules, plus the MEMORY-scope rules on its memory
-    or the NOTES-scope rules on its note records."""
-    results: list[Diagnostic] = []
-    for rule, ctx in checks[Scope.FILE]:
-        results.extend(_checked(rule, ctx, source, source))
-    extra = checks[Scope.NOTES] if notes else checks[Scope.MEMORY] if memory else ()
-    for rule, ctx in extra:
-        results.extend(_checked(rule, ctx, source if notes else memory, source))
-    return results
-
-
-_shard_checks: list = [None, None]  # the params last seen (a worker gets one), their checks
-
-
-def _shard_unit(kept: tuple, params: tuple) -> list[Diagnostic]:
-    """One memory file's unit, in the shard worker that read and parsed it
-    (``params``: the profile, the local rules' names, the settings)."""
-    if _shard_checks[0] is not params:
-        profile, names, settings = params
-        rules = [Rule(load_rule(name)) for name in names]
-        _shard_checks[:] = [params, local_checks(rules, profile, settings)]
-    checks = _shard_checks[1]
-    source, memory = kept
-    return _unit_results(checks, source, memory, False)
 
 
 def _run(rule: Rule, store: Store, settings: Settings, targets) -> list[Diagnostic]:
@@ -222,12 +166,12 @@ def _run(rule: Rule, store: Store, settings: Settings, targets) -> list[Diagnost
     return found
 
 
-def _checked(rule: Rule, ctx: RuleContext, target, source) -> list[Diagnostic]:
-    """One rule on one target (of ``source``), a crash turned into an MX002 diagnostic."""
+def _checked(rule: Rule, ctx: RuleContext, store: Store, target, source) -> list[Diagnostic]:
+    """One rule on one target, a crash turned into an MX002 diagnostic."""
     try:
         return list(rule.module.check(ctx, target))
     except Exception as exc:  # a broken rule is reported, the run goes on
-        return [_crash(rule.meta.code, None, source, exc)]
+        return [_crash(rule.meta.code, store, source, exc)]
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
@@ -247,8 +191,7 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
             yield source, source
 
 
-def _crash(code: str, store: Store | None, source, exc: Exception) -> Diagnostic:
-    """An MX002 diagnostic on ``source``, else on the index of ``store``."""
+def _crash(code: str, store: Store, source, exc: Exception) -> Diagnostic:
     frame = traceback.extract_tb(exc.__traceback__)[-1]
     where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
     path = source.path if source is not None else os.path.join(store.root, "MEMORY.md")

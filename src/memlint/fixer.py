@@ -39,8 +39,6 @@ class SnapshotDiscovery(Discovery):
     the fixes applied so far (created files included).
     """
 
-    shards = False  # every file is read here, through ``_read``
-
     def __init__(self, settings: Settings, cwd: str) -> None:
         super().__init__(settings, cwd)
         self.original: dict[str, bytes] = {}

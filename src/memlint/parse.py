@@ -5,17 +5,15 @@ in the cache)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 
-from memlint.cache import StoreCache, source_digest
-from memlint.parallel import Batch, Shards, pool_size
+from memlint.cache import StoreCache
+from memlint.parallel import Batch, pool_size
 from memlint.similarity import fingerprint
-from memlint.sources.document import Known, SourceFile
+from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import Field, Frontmatter, FrontmatterProblem, parse_frontmatter
 from memlint.sources.index import parse_index
 from memlint.sources.markdown import WikiLink, scan_wikilinks
 from memlint.store import Index, Memory
-from memlint.suppression import DIRECTIVE_MARK
 from memlint.textutil import plain_ascii
 
 
@@ -39,93 +37,13 @@ def load_index(source: SourceFile) -> Index:
     return Index(source, frontmatter, body_start, entries)
 
 
-class ShardedMemories:
-    """Memory files read and parsed by forked workers that keep them (``Shards``).
-
-    This process gets each file's digest, suppression mark and parse facts,
-    never its text (read here only if a rule or renderer asks); the local
-    rules later run in the worker holding the file (``run``). At 100,000
-    files that keeps about 100 MB of text out of this process, and reading
-    is spread over the workers.
-    """
-
-    def __init__(
-        self, sources: list[SourceFile], workers: int, max_bytes: int, keep_facts: bool
-    ) -> None:
-        """``sources``: deferred (unread) memory files; ``keep_facts``: keep the facts
-        of each memory (for the cache) besides the ``Memory`` rebuilt from them."""
-        self.sources = sources
-        self._max_bytes = max_bytes
-        self._keep_facts = keep_facts
-        self._items = {id(source): item for item, source in enumerate(sources)}
-        self._memories: dict[int, tuple[Memory, tuple | None]] = {}
-        self._shards = Shards(len(sources), workers, self._first)
-
-    def _first(self, item: int) -> tuple:
-        """Read and parse one file: ``(digest, has directive, facts)`` or ``None``
-        when it is unreadable, and what the worker keeps of it."""
-        source = self.sources[item]
-        source.read_now(self._max_bytes)
-        text = source.text
-        if text is None:
-            return None, (source, None)
-        found = (source_digest(source), DIRECTIVE_MARK in text)
-        source.raw = b""
-        memory = load_memory(source)
-        facts = memory_facts(memory)
-        memory.fingerprint = None  # only the cross-file rules, run elsewhere, use it
-        return (*found, facts), (source, memory)
-
-    def read(self) -> None:
-        """Stage one: take in every file's results as they arrive. A readable file
-        becomes known (digest, suppression mark) and its ``Memory`` is rebuilt from
-        the facts (each dropped once used unless kept); an unreadable one is read
-        here, to learn why."""
-        keep = self._keep_facts
-        for source, found in zip(self.sources, self._shards.first_results(), strict=True):
-            if found is None:
-                source.read_now(self._max_bytes)
-                continue
-            digest, has_directive, facts = found
-            source.known = Known(digest, has_directive)
-            memory = rebuild_memory(source, facts)
-            self._memories[id(source)] = (memory, facts if keep else None)
-
-    def memory(self, source: SourceFile) -> tuple[Memory, tuple | None] | None:
-        """The memory rebuilt for ``source`` and its facts if kept (handed out once)."""
-        return self._memories.pop(id(source), None)
-
-    def holds(self, source: SourceFile) -> bool:
-        return id(source) in self._items
-
-    def run(self, sources: list[SourceFile], job, params, here) -> Iterator:
-        """``job((source, memory), params)`` on each of ``sources`` (in order), in the
-        worker holding it; ``here(source)`` gives this process's pair when the
-        worker died. The workers end after this."""
-        items = [self._items[id(source)] for source in sources]
-        return self._shards.ask(items, job, params, lambda item: here(self.sources[item]))
-
-    def close(self) -> None:
-        self._shards.close()
-
-
 def load_memories(
-    sources: list[SourceFile],
-    cache: StoreCache | None = None,
-    jobs: int | None = None,
-    sharded: ShardedMemories | None = None,
+    sources: list[SourceFile], cache: StoreCache | None = None, jobs: int | None = None
 ) -> list[Memory]:
-    """The memories of ``sources`` (each readable): rebuilt from the facts ``sharded``
-    workers sent, else from ``cache`` where it has them, else parsed (in a pool if large)."""
+    """The memories of ``sources`` (each readable), from ``cache`` where it has them."""
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
     for position, source in enumerate(sources):
-        rebuilt = sharded.memory(source) if sharded is not None else None
-        if rebuilt is not None:
-            memories[position], facts = rebuilt
-            if cache is not None:
-                cache.remember_memory_facts(source, facts)
-            continue
         facts = cache.memory_facts(source) if cache is not None else None
         if facts is None:
             missing.append(position)

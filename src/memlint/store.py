@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
     from memlint.cache import Memo
-    from memlint.parse import ShardedMemories
     from memlint.similarity import Fingerprint
     from memlint.sources.document import SourceFile
     from memlint.sources.frontmatter import Field, Frontmatter
@@ -150,7 +149,6 @@ class Store:
     local_only: bool = False
     report: set[str] | None = None
     memo: Memo | None = None
-    sharded: ShardedMemories | None = field(default=None, repr=False)  # workers holding files
     _memories: list[Memory] | None = field(default=None, repr=False)
     _load_memories: Callable[[], list[Memory]] | None = field(default=None, repr=False)
     _index: Index | None = field(default=None, repr=False)

@@ -26,8 +26,7 @@ class ReadProblem:
 
 
 class Known(NamedTuple):
-    """What is known of a file without reading it here: from the cache (the file is
-    unchanged) or from the worker process that read it."""
+    """What the cache knows of an unchanged file without reading it."""
 
     digest: bytes
     has_directive: bool  # whether its text mentions ``memlint:`` (a suppression)
@@ -87,12 +86,7 @@ class SourceFile(_SourceSlots):
 
     @classmethod
     def deferred(
-        cls,
-        path: str,
-        rel: str,
-        display: str,
-        known: Known | None,
-        read: Callable[[SourceFile], None],
+        cls, path: str, rel: str, display: str, known: Known, read: Callable[[SourceFile], None]
     ) -> SourceFile:
         """A file read by ``read(source)`` on first use of its content."""
         source = cls.__new__(cls)  # one per unchanged file of a warm run: no __init__ call
@@ -104,11 +98,6 @@ class SourceFile(_SourceSlots):
     def _read_pending(self) -> None:
         read, self._pending = self._pending, None
         read(self)
-
-    def read_now(self, max_bytes: int) -> None:
-        """Read a deferred file now, bytes included (``read_into``)."""
-        self._pending = None
-        read_into(self, max_bytes)
 
     raw = _read_first("_raw")
     bom = _read_first("_bom")
