@@ -175,20 +175,26 @@ def _checked(rule: Rule, ctx: RuleContext, store: Store, target, source) -> list
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
+    """What a rule of ``scope`` checks: a FILE, MEMORY or NOTES rule reports only on
+    the file it is given, so only files reported on are given (pre-commit names a few)."""
+    reported = store.reports_on
     if scope is Scope.STORE:
         yield store, None
     elif scope is Scope.FILE:
         for source in (*store.files, *store.notes):
-            yield source, source
+            if reported(source.path):
+                yield source, source
     elif scope is Scope.MEMORY:
         for memory in store.memories:
-            yield memory, memory.file
+            if reported(memory.file.path):
+                yield memory, memory.file
     elif scope is Scope.INDEX:
         if store.index is not None:
             yield store.index, store.index.file
     elif scope is Scope.NOTES:
         for source in store.notes:
-            yield source, source
+            if reported(source.path):
+                yield source, source
 
 
 def _crash(code: str, store: Store, source, exc: Exception) -> Diagnostic:
