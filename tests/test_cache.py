@@ -441,3 +441,41 @@ def test_facts_handed_over_are_saved_again_when_results_change(tmp_path: Path) -
     third = StoreCache(str(path), "key")
     assert third.memory_facts(source) == facts
     assert third.local_results(source, "freeform") == []
+
+
+def test_malformed_cached_facts_and_results_are_not_used(
+    generated: Path, tmp_path: Path, capsys
+) -> None:
+    """Well-formed pickles of the wrong shape (planted, or from a bug) are cache misses:
+    the files are parsed and checked again, and the output is the reference. (Facts of
+    the right shape and wrong content would be trusted: a planted cache can make the
+    output wrong, never crash memlint or run code.)"""
+    import pickle
+
+    cache_dir = tmp_path / "cache"
+    reference = report(generated, capsys, "--no-cache")
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    (entries_path,) = (p for p in cache_dir.glob("*.pickle") if p.name.count(".") == 1)
+    key, entries = pickle.loads(entries_path.read_bytes())
+    planted_facts = [("x",), (None, 0, ((1,),), (0, b""), True), "facts"]
+    planted_results = [("linked", [1, 2]), ["linked", []], ("linked", "x")]
+    for n, entry in enumerate(entries.values()):
+        facts, results = pickle.loads(entry[1])
+        if facts is not None and n % 2:
+            fields = facts[0][4] if facts[0] else ()
+            if fields and n % 4 == 1:  # a field whose key is not a string
+                frontmatter = (*facts[0][:4], ((None, *fields[0][1:]), *fields[1:]), *facts[0][5:])
+                facts = (frontmatter, *facts[1:])
+            else:
+                facts = planted_facts[n % len(planted_facts)]
+        else:
+            results = planted_results[n % len(planted_results)]
+        entry[1] = pickle.dumps([facts, results])
+    entries_path.write_bytes(pickle.dumps((key, entries)))
+    (memo_path,) = cache_dir.glob("*.memo.pickle")
+    memo_key, memo = pickle.loads(memo_path.read_bytes())
+    memo_path.write_bytes(pickle.dumps((memo_key, (memo[0], memo[1], memo[2], [3, 4], memo[4]))))
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference  # memo unused
+    for path in generated.rglob("*.md"):  # touched: read again, digests unchanged
+        os.utime(path)
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference

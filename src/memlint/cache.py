@@ -38,6 +38,7 @@ import sys
 from typing import NamedTuple
 
 from memlint import __version__
+from memlint.diagnostics import Diagnostic
 from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
@@ -153,6 +154,12 @@ def _load_signatures(path: str, key: str) -> dict[str, bytes]:
         for rel, found in loaded.items()
         if type(found) is bytes and len(found) == RECORD_SIZE
     }
+
+
+def _diagnostics(found) -> bool:
+    """Whether ``found``, loaded from the cache, is a list of diagnostics (a planted
+    list of anything else is not used)."""
+    return type(found) is list and all(type(d) is Diagnostic for d in found)
 
 
 def source_digest(source: SourceFile) -> bytes:
@@ -273,7 +280,9 @@ class StoreCache:
     def local_results(self, source: SourceFile, profile: str) -> list | None:
         """The local rules' diagnostics on ``source`` under ``profile``, if cached."""
         results = self._entry(source)[1]
-        return results[1] if results is not None and results[0] == profile else None
+        if not (isinstance(results, tuple) and len(results) == 2 and results[0] == profile):
+            return None
+        return results[1] if _diagnostics(results[1]) else None
 
     def remember_local_results(self, source: SourceFile, profile: str, found: list) -> None:
         self._entry(source)[1] = (profile, found)
@@ -317,7 +326,7 @@ class StoreCache:
         memo = Memo(*loaded[1:])
         if not (isinstance(memo.again, tuple) and all(map(is_rule_name, memo.again))):
             return None
-        return memo
+        return memo if _diagnostics(memo.found) else None
 
     def remember_memo(self, profile: str, reason: str, found: list, again: list[str]) -> None:
         """Save ``found`` (every non-external rule's diagnostics) and the names of

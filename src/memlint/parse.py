@@ -47,8 +47,11 @@ def load_memories(
         facts = cache.memory_facts(source) if cache is not None else None
         if facts is None:
             missing.append(position)
-        else:
+            continue
+        try:
             memories[position] = rebuild_memory(source, facts)
+        except Exception:  # facts planted or damaged in the cache: parse the file instead
+            missing.append(position)
     if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
         for position in missing:
             memory = memories[position] = load_memory(sources[position])
@@ -95,9 +98,14 @@ def _shared(value):
 
 def _field(data: tuple) -> Field:
     key, value, key_start, value_start, value_end, style, flow, children = data
+    if type(value) is str:
+        if len(value) <= SHARED_LENGTH:
+            value = sys.intern(value)
+    elif value is not None:
+        value = _shared(value)
     return Field(
-        _shared(key),
-        _shared(value),
+        sys.intern(key),
+        value,
         key_start,
         value_start,
         value_end,

@@ -29,6 +29,9 @@ class YamlScalar:
     kind: str
     text: str
 
+    def __reduce__(self):  # unpickled by one call (a slots dataclass's state is set in Python)
+        return YamlScalar, (self.kind, self.text)
+
 
 @dataclass(slots=True)
 class Field:
