@@ -24,7 +24,8 @@ Each store root has three pickles in ``.memlint_cache/`` (or ``--cache-dir``):
 
 Everything also depends on the cache key (memlint and Python version,
 settings, working directory). Rules that read git (``external``) are
-never cached. Writes are atomic; loading admits memlint's own value classes only.
+never cached. Writes are atomic; loading admits memlint's own value classes only,
+and cached facts or results of the wrong shape are not used (the file is checked again).
 """
 
 from __future__ import annotations

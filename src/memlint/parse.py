@@ -98,7 +98,7 @@ def _shared(value):
 
 def _field(data: tuple) -> Field:
     key, value, key_start, value_start, value_end, style, flow, children = data
-    if type(value) is str:
+    if type(value) is str:  # ``_shared`` written out for the common case
         if len(value) <= SHARED_LENGTH:
             value = sys.intern(value)
     elif value is not None:
