@@ -30,7 +30,7 @@ def detect_profile(store: Store, config: StoreConfig | None) -> tuple[str, str]:
         if store.notes and store.index is None:
             return "notes", "only JSONL note stores here"
         return "freeform", "no memory files"
-    if all(m.frontmatter is None for m in memories):
+    if not any(m.has_frontmatter for m in memories):
         return "freeform", f"none of the {total} memory files has frontmatter"
     typed = sum(1 for m in memories if TYPED_STEM.match(m.stem))
     if typed * 2 > total:
@@ -52,8 +52,7 @@ def detect_profile(store: Store, config: StoreConfig | None) -> tuple[str, str]:
 
 
 def _flat_type(memory) -> bool:
-    found = memory.frontmatter.fields.get("type") if memory.frontmatter else None
-    return found is not None and found.value in MEMORY_TYPES
+    return memory.value("type") in MEMORY_TYPES
 
 
 def _open_regular(path: str) -> int | None:

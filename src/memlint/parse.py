@@ -164,13 +164,28 @@ def memory_facts(memory) -> tuple:
     )
 
 
+def _well_formed(fields) -> bool:
+    """Whether frontmatter field facts have the shape ``_field_tuple`` gives them (cached
+    facts are built into fields only on first use, so they are checked here)."""
+    return type(fields) is tuple and all(
+        type(fact) is tuple
+        and len(fact) == 8
+        and type(fact[0]) is str
+        and (fact[7] is None or _well_formed(fact[7]))
+        for fact in fields
+    )
+
+
 def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
+    """A ``Memory`` from ``memory_facts``; raises if they are malformed."""
     frontmatter, body_start, links, fingerprint, plain = facts
+    if frontmatter is not None and not (len(frontmatter) == 8 and _well_formed(frontmatter[4])):
+        raise ValueError("malformed frontmatter facts")
     stem = source.rel.rsplit("/", 1)[-1][:-3]
     return Memory(
         source,
         stem,
-        rebuild_frontmatter(frontmatter),
+        frontmatter,  # the fields are built on first use (``Memory.frontmatter``)
         body_start,
         [WikiLink(*link) for link in links],
         fingerprint,

@@ -54,7 +54,7 @@ class Memory:
 
     file: SourceFile
     stem: str
-    frontmatter: Frontmatter | None
+    _frontmatter: Frontmatter | tuple | None  # or, rebuilt from cached facts, those facts
     body_start: int
     links: list[WikiLink] = field(default_factory=list)
     fingerprint: Fingerprint = (0, b"")
@@ -62,13 +62,45 @@ class Memory:
     _supersession: object = field(default=_UNSET, init=False, repr=False)
 
     @property
+    def frontmatter(self) -> Frontmatter | None:
+        """The parsed frontmatter; a memory rebuilt from cached facts builds its fields
+        on first use (the cross-file rules mostly need values only: ``value``)."""
+        found = self._frontmatter
+        if type(found) is tuple:
+            from memlint.parse import rebuild_frontmatter
+
+            try:
+                found = rebuild_frontmatter(found)
+            except Exception:  # damaged facts that passed the shape check: parse the file
+                from memlint.sources.frontmatter import parse_frontmatter
+
+                found = parse_frontmatter(self.file.text or "")
+            self._frontmatter = found
+        return found
+
+    @property
+    def has_frontmatter(self) -> bool:
+        return self._frontmatter is not None
+
+    def value(self, key: str) -> object:
+        """The top-level frontmatter value of ``key`` (``None`` when absent), read from
+        the facts when the fields are not built."""
+        found = self._frontmatter
+        if type(found) is tuple:
+            for fact in found[4]:  # fields: (key, value, ...) each
+                if fact[0] == key:
+                    return fact[1]
+            return None
+        return found.value(key) if found is not None else None
+
+    @property
     def name(self) -> str | None:
-        value = self.frontmatter.value("name") if self.frontmatter else None
+        value = self.value("name")
         return value if isinstance(value, str) else None
 
     @property
     def description(self) -> str | None:
-        value = self.frontmatter.value("description") if self.frontmatter else None
+        value = self.value("description")
         return value if isinstance(value, str) else None
 
     @property
@@ -90,12 +122,11 @@ class Memory:
         return self._supersession
 
     def _find_supersession(self) -> Supersession | None:
-        found = self.frontmatter.fields.get("description") if self.frontmatter else None
-        if found is None or not isinstance(found.value, str):
-            return None
-        match = SUPERSEDED.match(found.value.strip())
+        description = self.description
+        match = SUPERSEDED.match(description.strip()) if description is not None else None
         if match is None:
             return None
+        found = self.frontmatter.fields["description"]
         from memlint.sources.markdown import make_wikilink
 
         raw = (self.file.text or "")[found.value_start : found.value_end]
