@@ -60,7 +60,7 @@ def load_memories(
         return memories
     batch = Batch(lambda i: memory_facts(load_memory(sources[missing[i]])), len(missing), jobs)
     for position, facts in zip(missing, batch.results(), strict=True):
-        memories[position] = rebuild_memory(sources[position], facts)
+        memories[position] = rebuild_memory(sources[position], facts, fields_now=True)
         if cache is not None:
             cache.remember_memory_facts(sources[position], facts)
     return memories
@@ -176,16 +176,21 @@ def _well_formed(fields) -> bool:
     )
 
 
-def rebuild_memory(source: SourceFile, facts: tuple) -> Memory:
-    """A ``Memory`` from ``memory_facts``; raises if they are malformed."""
+def rebuild_memory(source: SourceFile, facts: tuple, fields_now: bool = False) -> Memory:
+    """A ``Memory`` from ``memory_facts``; raises if they are malformed. Its frontmatter
+    fields are built on first use (``Memory.frontmatter``), or now with ``fields_now``:
+    a pool's parse results, rebuilt while the workers parse, are used by every
+    one-file rule, and built here they are built once, not in each rules worker."""
     frontmatter, body_start, links, fingerprint, plain = facts
-    if frontmatter is not None and not (len(frontmatter) == 8 and _well_formed(frontmatter[4])):
+    if fields_now:
+        frontmatter = rebuild_frontmatter(frontmatter)
+    elif frontmatter is not None and not (len(frontmatter) == 8 and _well_formed(frontmatter[4])):
         raise ValueError("malformed frontmatter facts")
     stem = source.rel.rsplit("/", 1)[-1][:-3]
     return Memory(
         source,
         stem,
-        frontmatter,  # the fields are built on first use (``Memory.frontmatter``)
+        frontmatter,
         body_start,
         [WikiLink(*link) for link in links],
         fingerprint,
