@@ -46,7 +46,10 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     size = summary["sizes"][0]
     assert size["files"] == 40
     assert set(size["timings"]) >= {"floor", "cold", "warm", "warm_1pct"}
-    assert size["timings"]["floor"]["x_floor"] == 1.0
+    floor, cold = size["timings"]["floor"], size["timings"]["cold"]
+    assert floor["x_floor"] == floor["x_floor_min"] == 1.0
+    assert cold["x_floor_min"] == cold["min_s"] / floor["min_s"] > 0
+    assert summary["startup"]["python_pass"]["x_python_min"] == 1.0
     assert size["identical"] == {"pool": True, "cache_cold": True, "cache_warm": True}
     assert summary["heavy_imports"] == []
     assert "floor" in result.stdout
