@@ -98,14 +98,9 @@ def _shared(value):
 
 def _field(data: tuple) -> Field:
     key, value, key_start, value_start, value_end, style, flow, children = data
-    if type(value) is str:  # ``_shared`` written out for the common case
-        if len(value) <= SHARED_LENGTH:
-            value = sys.intern(value)
-    elif value is not None:
-        value = _shared(value)
     return Field(
-        sys.intern(key),
-        value,
+        sys.intern(key),  # a string: cached facts are shape-checked, pool facts are ours
+        _shared(value),
         key_start,
         value_start,
         value_end,
