@@ -63,6 +63,13 @@ def test_damaged_facts_fall_back_to_parsing_the_file() -> None:
     damaged = (*facts[0][:5], ((1,),), *facts[0][6:])  # a problem that cannot be built
     rebuilt = rebuild_memory(_source(), (damaged, *facts[1:]))
     assert rebuilt.frontmatter == parsed.frontmatter
+    fields = facts[0][4]
+    metadata = next(f for f in fields if f[0] == "metadata")
+    child = ((None, *metadata[7][0][1:]),)  # a nested key that is not a string
+    nested = (*facts[0][:4], (*(f for f in fields if f is not metadata), (*metadata[:7], child)))
+    rebuilt = rebuild_memory(_source(), ((*nested, *facts[0][5:]), *facts[1:]))
+    assert rebuilt.name == "alpha"  # top-level values are read without building
+    assert rebuilt.frontmatter == parsed.frontmatter  # the build fails: the file is parsed
     for bad in ((*facts[0][:4], ((None, "x", 0, 0, 0, "", False, None),), *facts[0][5:]), ("x",)):
         with pytest.raises(ValueError):  # refused at once: load_memories parses the file
             rebuild_memory(_source(), (bad, *facts[1:]))

@@ -160,14 +160,11 @@ def memory_facts(memory) -> tuple:
 
 
 def _well_formed(fields) -> bool:
-    """Whether frontmatter field facts have the shape ``_field_tuple`` gives them (cached
-    facts are built into fields only on first use, so they are checked here)."""
+    """Whether top-level frontmatter field facts have the shape ``_field_tuple`` gives
+    them: ``Memory.value`` reads them unbuilt. Nested fields are read only by building
+    them, and a build that fails falls back to parsing the file (``Memory.frontmatter``)."""
     return type(fields) is tuple and all(
-        type(fact) is tuple
-        and len(fact) == 8
-        and type(fact[0]) is str
-        and (fact[7] is None or _well_formed(fact[7]))
-        for fact in fields
+        type(fact) is tuple and len(fact) == 8 and type(fact[0]) is str for fact in fields
     )
 
 

@@ -60,6 +60,8 @@ class Memory:
     fingerprint: Fingerprint = (0, b"")
     plain_ascii: bool = False  # the text is ASCII without control characters
     _supersession: object = field(default=_UNSET, init=False, repr=False)
+    _name: object = field(default=_UNSET, init=False, repr=False)
+    _description: object = field(default=_UNSET, init=False, repr=False)
 
     @property
     def frontmatter(self) -> Frontmatter | None:
@@ -95,13 +97,19 @@ class Memory:
 
     @property
     def name(self) -> str | None:
-        value = self.value("name")
-        return value if isinstance(value, str) else None
+        found = self._name
+        if found is _UNSET:  # kept: the cross-file rules ask each memory's name many times
+            value = self.value("name")
+            found = self._name = value if isinstance(value, str) else None
+        return found
 
     @property
     def description(self) -> str | None:
-        value = self.value("description")
-        return value if isinstance(value, str) else None
+        found = self._description
+        if found is _UNSET:
+            value = self.value("description")
+            found = self._description = value if isinstance(value, str) else None
+        return found
 
     @property
     def type_field(self) -> Field | None:
