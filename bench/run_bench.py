@@ -7,8 +7,9 @@ Usage: python bench/run_bench.py [--sizes 1k,10k] [--rounds 5] [--workdir DIR]
 For each size a store is generated with ``bench/gen_store.py`` (cached in
 WORKDIR, regenerated when its parameters change). Every round runs, in
 turn: the floor (``os.scandir`` walk reading every file's bytes), a cold
-``memlint check --no-cache``, a warm run on an unchanged cache, and a warm
-run after 1 % of the memories were edited (the edit happens outside the
+``memlint check --no-cache``, a warm run on an unchanged cache, a
+pre-commit run (``memlint check FILE`` after that one memory was edited) and
+a warm run after 1 % of the memories were edited (edits happen outside the
 timing). Medians, ratios to the floor's median and peak RSS are printed as
 one table, then one JSON line (with the fastest rounds and their ratios too).
 Startup is timed the same way against ``python -c pass``. Before timing,
@@ -175,14 +176,34 @@ def add_ratios(timings: dict, base: str, key: str) -> None:
         timing[key + "_min"] = timing["min_s"] / timings[base]["min_s"]
 
 
+def precommit(store: str, paths: list[str], cache_dir: str, check: list[str]):
+    """What a pre-commit hook runs after one memory was edited: ``memlint check FILE``
+    with a cache that knew the rest of the store. Before each timed run, an untimed
+    full run brings its own cache up to date with the other commands' edits, then one
+    file is edited; returns the command and that preparation."""
+    own_cache = cache_dir + "-precommit"
+    target = paths[len(paths) // 2]
+
+    def prepare(round_number: int) -> None:
+        run_once([*check, "--cache-dir", own_cache])
+        edit_some([target], round_number)
+
+    argv = [*memlint_argv(), "check", target, "-q", "--exit-zero", "--cache-dir", own_cache]
+    return argv, prepare
+
+
 def bench_size(files: int, args, features: dict[str, bool]) -> dict:
     store = prepare_store(args.workdir, files, args.seed)
     cache_dir = os.path.join(args.workdir, f"cache-{files}")
     check = [*memlint_argv(), "check", store, "-q", "--exit-zero"]
     commands = {"floor": [sys.executable, "-c", FLOOR_CODE, store]}
+    paths = memory_paths(store)
+    before = {"warm_1pct": lambda n: edit_some(paths, n)}
     if features["cache"]:
         commands["cold"] = [*check, "--no-cache"]
         commands["warm"] = [*check, "--cache-dir", cache_dir]
+        # before warm_1pct: that run then takes this edit in, and the next warm finds no change
+        commands["precommit"], before["precommit"] = precommit(store, paths, cache_dir, check)
         commands["warm_1pct"] = [*check, "--cache-dir", cache_dir]
     else:
         commands["cold"] = check
@@ -191,8 +212,6 @@ def bench_size(files: int, args, features: dict[str, bool]) -> dict:
     identity = {}
     if features["cache"] and not args.skip_identity:
         identity = check_identity(store, cache_dir)
-    paths = memory_paths(store)
-    before = {"warm_1pct": lambda n: edit_some(paths, n)}
     if features["cache"]:
         run_once(commands["warm"])  # prime the cache
     for argv in commands.values():

@@ -45,7 +45,8 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     size = summary["sizes"][0]
     assert size["files"] == 40
-    assert set(size["timings"]) >= {"floor", "cold", "warm", "warm_1pct"}
+    assert set(size["timings"]) >= {"floor", "cold", "warm", "precommit", "warm_1pct"}
+    assert all(timing["exit_codes"] == [0] for timing in size["timings"].values())
     floor, cold = size["timings"]["floor"], size["timings"]["cold"]
     assert floor["x_floor"] == floor["x_floor_min"] == 1.0
     assert cold["x_floor_min"] == cold["min_s"] / floor["min_s"] > 0
