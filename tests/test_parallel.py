@@ -61,6 +61,44 @@ def test_pool_with_partial_cache(generated: Path, tmp_path: Path, monkeypatch) -
     assert snapshot(generated, jobs=0, caches=warm) == expected
 
 
+def test_cross_file_rules_of_a_large_store_use_the_pool_when_one_file_is_named(
+    generated: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """Pre-commit names one file of a large store: its cross-file rules still read the
+    whole store, so they run in the pool, with the serial run's findings."""
+    import os
+
+    from memlint import engine
+
+    named = str(sorted(generated.glob("*.md"))[3])
+    settings = Settings()
+    rules = selected_rules(settings)
+
+    def findings(jobs: int) -> list:
+        (store,) = discover([named], settings, cwd=str(generated), jobs=jobs)
+        return lint_store(store, settings, rules, None, jobs)
+
+    serial = findings(1)
+    assert serial and {d.path for d in serial} == {named}
+    pids = tmp_path / "pids"
+    run = engine._run
+
+    def recording(rule, store, settings, targets):
+        with open(pids, "a") as handle:
+            handle.write(f"{os.getpid()} {rule.meta.code}\n")
+        return run(rule, store, settings, targets)
+
+    monkeypatch.setattr(engine, "_run", recording)
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    assert findings(0) == serial
+    ran = [line.split() for line in pids.read_text().splitlines()]
+    parent = str(os.getpid())
+    here = {code for pid, code in ran if pid == parent}
+    after_pool = {r.meta.code for r in rules if r.meta.external} | {"MX001"}
+    assert {"DU001", "ID007", "LK001"} <= {code for pid, code in ran if pid != parent}
+    assert here <= after_pool  # the rules that run after the pool ran here, no other
+
+
 def test_small_stores_stay_serial() -> None:
     assert parallel.pool_size(100, None) == 1
     assert parallel.pool_size(1, 4) == 1

@@ -142,7 +142,10 @@ class _StoreRun:
     def results(self, jobs: int | None) -> list[Diagnostic]:
         """Local results in file order, then cross-file results in rule order."""
         chunks = -(-len(self.missing) // self.UNITS_PER_TASK)
-        batch = Batch(self._task, len(self.cross) + chunks, jobs, items=len(self.units))
+        # The pool's threshold counts files: a cross-file rule reads every file of the
+        # store, however few are reported on (pre-commit names one).
+        files = max(len(self.units), len(self.store.files) if self.cross else 0)
+        batch = Batch(self._task, len(self.cross) + chunks, jobs, items=files)
         done = iter(batch.results())
         cross = [d for _ in self.cross for d in next(done)]
         computed = (found for task in done for found in task)
