@@ -82,6 +82,7 @@ def test_subdirectory_of_store_reports_under_it(tmp_path):
     assert store.root == str(tmp_path / "m")
     assert store.reports_on(str(tmp_path / "m" / "s" / "b.md"))
     assert not store.reports_on(str(tmp_path / "m" / "a.md"))
+    assert not store.reports_on(str(tmp_path / "m" / "sx" / "c.md"))  # a sibling, not under
 
 
 def test_directory_without_index_named_memory_is_a_store(tmp_path):

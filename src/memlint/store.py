@@ -225,11 +225,15 @@ class Store:
         self._memories, self._load_memories = None, loader
 
     def reports_on(self, path: str) -> bool:
-        if self.report is None:
-            return True
-        if path in self.report:
-            return True
-        return any(path.startswith(prefix.rstrip("/") + "/") for prefix in self.report)
+        """Whether diagnostics on ``path`` are shown: all, or those on the files named on
+        the command line and under the directories named (asked for every file by each
+        rule that checks files one by one)."""
+        report = self.report
+        return report is None or path in report or path.startswith(self._report_dirs)
+
+    @cached_property
+    def _report_dirs(self) -> tuple[str, ...]:
+        return tuple(prefix.rstrip("/") + "/" for prefix in self.report or ())
 
     @cached_property
     def by_name(self) -> dict[str, list[Memory]]:
