@@ -40,6 +40,34 @@ def test_bare_command_is_check(store, capsys):
     )
 
 
+def test_the_cyclic_collector_is_off_while_checking_only(store, capsys, monkeypatch):
+    """A run leaves next to no cyclic garbage, so the collector is off while it checks;
+    a caller of ``main`` (as here) gets it back, even when the check raises."""
+    import gc
+
+    import memlint.run
+
+    seen = []
+    check = memlint.run.run_check
+
+    def recording(args):
+        seen.append(gc.isenabled())
+        return check(args)
+
+    monkeypatch.setattr(memlint.run, "run_check", recording)
+    assert gc.isenabled()
+    assert run(capsys, "mem", "--select", "FS002")[0] == 1
+    assert seen == [False] and gc.isenabled()
+
+    def failing(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(memlint.run, "run_check", failing)
+    with pytest.raises(RuntimeError):
+        main(["mem"])
+    assert gc.isenabled()
+
+
 def test_default_path_is_cwd(store, capsys):
     code, out, _ = run(capsys, "--select", "FS002", "--output-format", "concise")
     assert code == 1

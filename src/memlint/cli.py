@@ -152,10 +152,15 @@ def main(argv: list[str] | None = None) -> int:
         return run_rule_command(args)
     from memlint.run import run_check
 
-    # A large store is millions of long-lived objects; with the default thresholds
-    # the cyclic collector rescans them over and over (measured: 10% of a 10k run).
-    gc.set_threshold(50_000, 20, 100)
-    return run_check(args)
+    # A run builds one large, long-lived object graph and leaves next to no cyclic
+    # garbage (under 600 unreachable objects at the end of any run measured, the
+    # hostile corpus included): the cyclic collector would only rescan that graph,
+    # 2.7 s of a 14 s pre-commit run on 100,000 files. It is off while checking.
+    gc.disable()
+    try:
+        return run_check(args)
+    finally:
+        gc.enable()
 
 
 def entry() -> None:
