@@ -144,3 +144,27 @@ def test_candidate_pairs_do_not_depend_on_how_they_are_parted(monkeypatch) -> No
     monkeypatch.setattr(du, "PAIR_VALUES", 1 << 32)
     monkeypatch.setattr(du, "PAIR_PARTS", 1)
     assert du.candidate_pairs(signatures) == expected
+
+
+def test_pairs_ending_at_some_members_are_those_of_all_pairs() -> None:
+    """A run that reports on a few memories gets exactly the candidate pairs whose second
+    member it reports on: clusters larger than the neighbour window, empty bands."""
+    from memlint.rules.du import du001_near_duplicate_memory as du
+    from memlint.similarity import fingerprint
+
+    rng = random.Random(5)
+    texts = [" ".join(rng.choice(WORDS[:40]) for _ in range(30)) for _ in range(120)]
+    texts += [text + " extra words here" for text in texts[:40]]
+    texts += ["the same long memory text about running tests before every push"] * 12
+    texts += ["two words", "", "a b c"]  # empty buckets
+    rng.shuffle(texts)
+    signatures = [fingerprint(text)[1] for text in texts]
+    every = du.candidate_pairs(signatures)
+    assert len(every) >= 50
+    for size in (1, 3, 20, len(texts)):
+        for _ in range(5):
+            seconds = set(rng.sample(range(len(texts)), size))
+            expected = [pair for pair in every if pair[1] in seconds]
+            assert du.pairs_ending_at(signatures, seconds) == expected
+    members = {b for _, b in every}
+    assert du.pairs_ending_at(signatures, members) == every

@@ -30,6 +30,10 @@ def generated(tmp_path_factory) -> Path:
     (store / "new.md").write_text(
         "---\nname: new\ndescription: superseded by [[new]]\n---\nSee [[old]].\n"
     )
+    body = "Run the whole test suite with make test before pushing to any branch of the repo."
+    for name, extra in (("dup-a", ""), ("dup-b", " Always."), ("dup-c", " Really.")):
+        text = f"---\nname: {name}\ndescription: Run tests before pushing\n---\n{body}{extra}\n"
+        (store / f"{name}.md").write_text(text)
     return store
 
 
@@ -70,6 +74,7 @@ def test_reporting_on_some_files_finds_what_a_whole_run_finds_there(
     whole = _lint(generated, [str(generated)])
     chosen = sorted({Path(d.path) for d in whole if d.path.endswith(".md")})[::7]
     chosen += [generated / "old.md", generated / "new.md", generated / "notes.jsonl"]
+    chosen += [generated / "dup-b.md"]  # DU001 reports it, the later of a near-duplicate pair
     names = {str(path) for path in chosen}
     pending = registry()["LK001"]
     checked = []
@@ -79,6 +84,6 @@ def test_reporting_on_some_files_finds_what_a_whole_run_finds_there(
     )
     some = _lint(generated, sorted(names))
     assert some == [d for d in whole if d.path in names]
-    assert {d.code for d in some} >= {"LK001", "SU001", "SU002", "LK003"}
+    assert {d.code for d in some} >= {"LK001", "SU001", "SU002", "LK003", "DU001"}
     not_memories = {str(generated / "notes.jsonl"), str(generated / "MEMORY.md")}
     assert set(checked) == names - not_memories  # the other memories are skipped

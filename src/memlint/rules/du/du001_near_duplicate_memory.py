@@ -164,6 +164,30 @@ def candidate_pairs(signatures: list[bytes]) -> list[tuple[int, int]]:
     return found
 
 
+def pairs_ending_at(signatures: list[bytes], seconds: set[int]) -> list[tuple[int, int]]:
+    """The pairs of ``candidate_pairs`` whose second member is in ``seconds`` (a run
+    that reports on a few memories, as pre-commit does, needs only those: a finding
+    is reported on the pair's second memory). Only the buckets of those members are
+    gathered, with the same neighbour windows, so the pairs are the same."""
+    counted: Counter = Counter()
+    for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
+        cut = slice(band, band + BAND_BYTES)
+        wanted = {signatures[index][cut] for index in seconds}
+        wanted.discard(EMPTY_BAND)
+        if not wanted:
+            continue
+        buckets: dict[bytes, list[int]] = {}
+        for index, key in enumerate(map(getitem, signatures, repeat(cut))):
+            if key in wanted:
+                buckets.setdefault(key, []).append(index)
+        for members in buckets.values():
+            for position, second in enumerate(members):
+                if second in seconds:
+                    firsts = members[max(0, position - NEIGHBOURS) : position]
+                    counted.update(zip(firsts, repeat(second)))
+    return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)
+
+
 class SimilarityTexts(Sequence[str]):
     """The memories' description+body, built only for the few pairs verified exactly."""
 
@@ -182,8 +206,10 @@ def near_duplicates(
     threshold: float,
     min_shingles: int,
     fingerprints: list[Fingerprint] | None = None,
+    seconds: set[int] | None = None,
 ):
-    """``(i, j, jaccard)`` for each pair of ``texts`` at or above ``threshold``.
+    """``(i, j, jaccard)`` for each pair of ``texts`` at or above ``threshold``, only
+    those with ``j`` in ``seconds`` when given.
 
     Candidates come from the texts' fingerprints (computed here when not given);
     a candidate whose estimated similarity is within ``ESTIMATE_MARGIN`` of the
@@ -193,9 +219,13 @@ def near_duplicates(
         fingerprints = [fingerprint(text) for text in texts]
     usable = array("q", (i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles))
     sigs = [fingerprints[i][1] for i in usable]
+    if seconds is None:
+        pairs = candidate_pairs(sigs)
+    else:
+        pairs = pairs_ending_at(sigs, {a for a, i in enumerate(usable) if i in seconds})
     exact: dict[int, set[int]] = {}
     found = []
-    for a, b in candidate_pairs(sigs):
+    for a, b in pairs:
         first_sig, second_sig = unpack(sigs[a]), unpack(sigs[b])
         estimate = estimated_jaccard(
             first_sig, second_sig, first_sig.count(EMPTY), second_sig.count(EMPTY)
@@ -217,7 +247,11 @@ def check(ctx, store):
     threshold = float(ctx.options["threshold"])
     minimum = int(ctx.options["min-shingles"])
     fingerprints = [m.fingerprint for m in memories]
-    for first, second, jaccard in near_duplicates(texts, threshold, minimum, fingerprints):
+    reported = None  # findings are reported on the second memory: only those shown count
+    if store.report is not None:
+        reported = {i for i, m in enumerate(memories) if store.reports_on(m.file.path)}
+    found = near_duplicates(texts, threshold, minimum, fingerprints, reported)
+    for first, second, jaccard in found:
         other, memory = memories[first], memories[second]
         message = (
             f"nearly the same as `{other.file.rel}` "
