@@ -168,3 +168,16 @@ def test_pairs_ending_at_some_members_are_those_of_all_pairs() -> None:
             assert du.pairs_ending_at(signatures, seconds) == expected
     members = {b for _, b in every}
     assert du.pairs_ending_at(signatures, members) == every
+
+
+def test_near_duplicates_ending_at_some_texts_are_those_of_all_texts() -> None:
+    """Few wanted (pairs gathered by second member) or many (all pairs, filtered)."""
+    rng = random.Random(9)
+    texts = [" ".join(rng.choice(WORDS) for _ in range(60)) for _ in range(400)]
+    for index in range(0, 400, 5):
+        texts[index + 1] = texts[index] + " one more"
+    every = near_duplicates(texts, 0.8, 8)
+    assert len(every) >= 70
+    for seconds in ({1, 6, 11}, set(range(1, 400, 2))):
+        wanted = [found for found in every if found[1] in seconds]
+        assert wanted and near_duplicates(texts, 0.8, 8, seconds=seconds) == wanted

@@ -89,6 +89,7 @@ MIN_SHARED_BANDS = 2
 ESTIMATE_MARGIN = 0.2
 PAIR_PARTS = 64
 PAIR_VALUES = 1 << 32  # a part's pairs must be below this
+FEW_SECONDS = 64  # pairs are gathered by second member for at most one memory in this many
 
 META = RuleMeta(
     code="DU001",
@@ -219,10 +220,13 @@ def near_duplicates(
         fingerprints = [fingerprint(text) for text in texts]
     usable = array("q", (i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles))
     sigs = [fingerprints[i][1] for i in usable]
-    if seconds is None:
-        pairs = candidate_pairs(sigs)
+    wanted = None if seconds is None else {a for a, i in enumerate(usable) if i in seconds}
+    if wanted is not None and len(wanted) * FEW_SECONDS <= len(sigs):
+        pairs = pairs_ending_at(sigs, wanted)  # its counter grows with the members wanted
     else:
-        pairs = pairs_ending_at(sigs, {a for a, i in enumerate(usable) if i in seconds})
+        pairs = candidate_pairs(sigs)
+        if wanted is not None:
+            pairs = [pair for pair in pairs if pair[1] in wanted]
     exact: dict[int, set[int]] = {}
     found = []
     for a, b in pairs:
