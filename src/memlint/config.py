@@ -2,7 +2,8 @@
 
 Discovery walks up from the working directory: ``.memlint.toml`` >
 ``memlint.toml`` > ``pyproject.toml`` (only with ``[tool.memlint]``).
-Command-line options override every file.
+A ``.memlint.toml`` written for memvet (which was called memlint until its
+v0.12) is skipped with a notice. Command-line options override every file.
 """
 
 from __future__ import annotations
@@ -31,6 +32,23 @@ SKIP_DIRS = frozenset(
         ".ruff_cache",
         ".memlint_cache",
         ".hypothesis",
+    }
+)
+
+
+# memvet's rule tables: a `.memlint.toml` made only of these is memvet's configuration.
+MEMVET_TABLES = frozenset(
+    {
+        "pointers",
+        "append_only",
+        "mirrors",
+        "blocks",
+        "human_brief",
+        "ids",
+        "tokens",
+        "stamps",
+        "junk",
+        "secrets",
     }
 )
 
@@ -64,6 +82,9 @@ class Settings:
     rule_options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
     config_path: str | None = None
     config_dir: str = field(default_factory=os.getcwd)
+    # where each setting came from, and config files passed over: for --show-settings only
+    origins: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
+    skipped_configs: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
 
     def with_overrides(self, **changes) -> Settings:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -98,20 +119,43 @@ _KEYS = {
 }
 
 
-def find_config(start: str) -> str | None:
-    """The nearest config file at or above ``start``."""
+def find_config(start: str, skipped: list[tuple[str, str]] | None = None) -> str | None:
+    """The nearest config file at or above ``start``; another tool's ``.memlint.toml``
+    is passed over and added to ``skipped`` as ``(path, why)``."""
     directory = os.path.abspath(start)
     while True:
         for name in CONFIG_NAMES:
             candidate = os.path.join(directory, name)
-            if os.path.isfile(candidate) and (
-                name != "pyproject.toml" or _has_tool_table(candidate)
-            ):
-                return candidate
+            if not os.path.isfile(candidate):
+                continue
+            if name == "pyproject.toml" and not _has_tool_table(candidate):
+                continue
+            if name == ".memlint.toml":
+                why = foreign_config(candidate)
+                if why is not None:
+                    if skipped is not None:
+                        skipped.append((candidate, why))
+                    continue
+            return candidate
         parent = os.path.dirname(directory)
         if parent == directory:
             return None
         directory = parent
+
+
+def foreign_config(path: str) -> str | None:
+    """Why the ``.memlint.toml`` at ``path`` is memvet's configuration, or ``None``
+    (it has a memlint key, none of memvet's tables, or cannot be read: then it is
+    loaded, and reported, as memlint's own)."""
+    try:
+        data = _read_toml(path)
+    except ConfigError:
+        return None
+    keys = set(data)
+    if keys & _KEYS or not keys & MEMVET_TABLES:
+        return None
+    tables = ", ".join(f"[{key}]" for key in sorted(keys & MEMVET_TABLES))
+    return f"memvet's configuration ({tables}), not memlint's"
 
 
 def _has_tool_table(path: str) -> bool:
@@ -145,7 +189,13 @@ def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
     unknown = sorted(set(data) - _KEYS)
     where = path or "config"
     if unknown:
-        raise ConfigError(f"{where}: unknown option(s): {', '.join(unknown)}")
+        memvet = sorted(set(unknown) & MEMVET_TABLES)
+        hint = (
+            f" ({', '.join(memvet)} are memvet's tables: keep them in .memvet.toml)"
+            if memvet
+            else ""
+        )
+        raise ConfigError(f"{where}: unknown option(s): {', '.join(unknown)}{hint}")
     config_dir = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
     changes: dict[str, object] = {"config_path": path, "config_dir": config_dir}
     for key in ("select", "extend-select", "ignore", "exclude", "extend-exclude", "notes"):

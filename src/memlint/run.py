@@ -13,9 +13,14 @@ from memlint.textutil import escape, plural
 
 
 def resolve_settings(args) -> Settings:
-    """Config file (found, given, or none with ``--isolated``) plus command-line overrides."""
+    """Config file (found, given, or none with ``--isolated``) plus command-line overrides.
+
+    A ``.memlint.toml`` that is another tool's configuration is passed over with one
+    line on stderr. The result records where each setting came from (``--show-settings``).
+    """
     inline: dict = {}
     config_file = None
+    skipped: list[tuple[str, str]] = []
     for value in args.config:
         if os.path.isfile(value):
             config_file = value
@@ -29,17 +34,25 @@ def resolve_settings(args) -> Settings:
         else:
             raise ConfigError(f"--config {value!r}: no such file")
     if config_file is None and not args.isolated:
-        config_file = find_config(os.getcwd())
+        config_file = find_config(os.getcwd(), skipped)
+    for path, why in skipped:
+        print(f"memlint: skipping {escape(path)}: {escape(why)}", file=sys.stderr)
     settings = load_settings(config_file)
+    defaults = Settings()
+    origins = {
+        key: config_file
+        for key in _SHOWN_FIELDS
+        if config_file and getattr(settings, key) != getattr(defaults, key)
+    }
     if inline:
         base = settings_from_mapping(inline)
-        settings = settings.with_overrides(
-            **{
-                key: getattr(base, key)
-                for key in settings.__dataclass_fields__
-                if getattr(base, key) != getattr(Settings(), key) and key != "config_dir"
-            }
-        )
+        changed = {
+            key: getattr(base, key)
+            for key in settings.__dataclass_fields__
+            if getattr(base, key) != getattr(defaults, key) and key != "config_dir"
+        }
+        settings = settings.with_overrides(**changed)
+        origins.update(dict.fromkeys(changed, "--config"))
     overrides = {
         "select": tuple(args.select) if args.select is not None else None,
         "extend_select": (*settings.extend_select, *args.extend_select) or None,
@@ -47,7 +60,17 @@ def resolve_settings(args) -> Settings:
         "fail_on": Severity.parse(args.fail_on) if args.fail_on else None,
         "base_rev": getattr(args, "base", None),
     }
-    return settings.with_overrides(**overrides)
+    cli = {
+        key: value
+        for key, value in overrides.items()
+        if value is not None and value != getattr(settings, key)
+    }
+    origins.update(dict.fromkeys(cli, "command line"))
+    return settings.with_overrides(
+        **overrides,
+        origins=tuple(sorted(origins.items())),
+        skipped_configs=tuple(skipped),
+    )
 
 
 def _check_selectors(settings: Settings) -> None:
@@ -264,12 +287,19 @@ def files_text(stores) -> str:
     return "".join(out)
 
 
+_SHOWN_FIELDS = tuple(
+    key
+    for key in Settings.__dataclass_fields__
+    if key not in ("config_path", "config_dir", "origins", "skipped_configs")
+)
+
+
 def settings_text(settings: Settings) -> str:
-    lines = [
-        f"Settings path: {settings.config_path or '(none)'}",
-    ]
-    for key in settings.__dataclass_fields__:
-        if key in ("config_path",):
-            continue
-        lines.append(f"{key} = {getattr(settings, key)!r}")
+    """Every setting, with the file (or option) it came from, and the files passed over."""
+    origins = dict(settings.origins)
+    lines = [f"Settings path: {settings.config_path or '(none)'}"]
+    lines.extend(f"Skipped: {path} ({why})" for path, why in settings.skipped_configs)
+    for key in _SHOWN_FIELDS:
+        origin = origins.get(key, "default")
+        lines.append(f"{key} = {getattr(settings, key)!r}  # {origin}")
     return "\n".join(lines)
