@@ -42,9 +42,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="with the path `-`: lint stdin as this file of its store",
     )
-    check.add_argument("--select", type=_codes, help="rule codes or prefixes to enable (or ALL)")
-    check.add_argument("--extend-select", type=_codes, default=[], help="enable these as well")
-    check.add_argument("--ignore", type=_codes, default=[], help="rule codes or prefixes to skip")
+    # Repeated selection flags add up, as in ruff (``--select IX --select PV``).
+    check.add_argument(
+        "--select", type=_codes, action="extend", help="rule codes or prefixes to enable (or ALL)"
+    )
+    check.add_argument(
+        "--extend-select", type=_codes, action="extend", default=[], help="enable these as well"
+    )
+    check.add_argument(
+        "--ignore", type=_codes, action="extend", default=[], help="rule codes or prefixes to skip"
+    )
     check.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 despite findings")
     check.add_argument(
         "--fail-on",
@@ -66,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
     check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
+    check.add_argument(
+        "-s",
+        "--silent",
+        action="store_true",
+        help="print nothing but errors (the exit status still tells; -o files are written)",
+    )
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument(
         "--base", metavar="REV", help="git revision whose note-store lines must be kept (NT016)"

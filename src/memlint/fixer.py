@@ -427,8 +427,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
     from memlint.discovery import UsageError
     from memlint.engine import CRASH_CODE
-    from memlint.output import TEXT_FORMATS, RenderContext, render
-    from memlint.run import _emit, _use_color, statistics_text, summary_text
+    from memlint.run import emit_report, report_text
 
     try:
         outcome = fix_paths(
@@ -442,7 +441,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    for message in outcome.warnings:
+    for message in [] if args.silent else outcome.warnings:
         print(f"memlint: warning: {message}", file=sys.stderr)
     for message in outcome.errors:
         print(f"memlint: error: {message}", file=sys.stderr)
@@ -456,35 +455,12 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
         sys.stdout.flush()
     report_stream = sys.stderr if stdin is not None else sys.stdout
     if args.diff:
-        _emit(diff_text(outcome.changes), args.output_file, report_stream)
-        if fixed:
+        emit_report(args, diff_text(outcome.changes), report_stream)
+        if fixed and not args.silent:
             print(f"Would fix {plural(fixed, 'problem')}.", file=sys.stderr)
     else:
-        output = ""
-        text_format = args.output_format in TEXT_FORMATS
-        if not args.fix_only:
-            if args.statistics:
-                output = statistics_text(remaining)
-            else:
-                sources = {s.path: s for st in outcome.stores for s in (*st.files, *st.notes)}
-                ctx = RenderContext(
-                    cwd=os.getcwd(),
-                    sources=sources,
-                    color=_use_color(args),
-                    show_fixes=args.show_fixes,
-                    unsafe_fixes=args.unsafe_fixes,
-                )
-                output = render(args.output_format, remaining, ctx)
-        if text_format and args.show_fixes:
-            output += show_fixes_text(outcome.fixed)
-        if text_format and not args.quiet:
-            if args.fix_only:
-                output += f"Fixed {plural(fixed, 'problem')}.\n"
-            elif not args.statistics:
-                output += summary_text(
-                    remaining, outcome.stores, fixed=fixed, unsafe_fixes=args.unsafe_fixes
-                )
-        _emit(output, args.output_file, report_stream)
+        output = report_text(args, settings, remaining, outcome.stores, rules, fixed=outcome.fixed)
+        emit_report(args, output, report_stream)
     if outcome.errors or any(d.code == CRASH_CODE for d in remaining):
         return EXIT_ERROR
     if args.diff:

@@ -11,6 +11,8 @@ from memlint.config import ConfigError, Settings, find_config, load_settings, se
 from memlint.diagnostics import Applicability, Diagnostic, Severity, applicable
 from memlint.textutil import escape, plural
 
+STATISTICS_FORMATS = frozenset({"full", "concise", "json", "json-lines"})
+
 
 def resolve_settings(args) -> Settings:
     """Config file (found, given, or none with ``--isolated``) plus command-line overrides.
@@ -89,11 +91,12 @@ def _check_selectors(settings: Settings) -> None:
 def run_check(args) -> int:
     from memlint.discovery import UsageError, discover
     from memlint.engine import CRASH_CODE, lint_store, selected_rules
-    from memlint.output import TEXT_FORMATS, RenderContext, render
 
+    args.quiet = args.quiet or args.silent
     try:
         settings = resolve_settings(args)
         _check_selectors(settings)
+        _check_report_options(args)
     except ConfigError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
@@ -142,22 +145,7 @@ def run_check(args) -> int:
     if caches is not None:
         caches.save()
     diagnostics.sort(key=Diagnostic.sort_key)
-    sources = {s.path: s for store in stores for s in (*store.files, *store.notes)}
-    ctx = RenderContext(
-        cwd=os.getcwd(),
-        sources=sources,
-        color=_use_color(args),
-        rule_codes=_listed_rules(args.output_format, rules, settings),
-        unsafe_fixes=args.unsafe_fixes,
-    )
-    text_format = args.output_format in TEXT_FORMATS
-    if args.statistics:
-        output = statistics_text(diagnostics)
-    else:
-        output = render(args.output_format, diagnostics, ctx)
-        if text_format and not args.quiet:
-            output += summary_text(diagnostics, stores, unsafe_fixes=args.unsafe_fixes)
-    _emit(output, args.output_file)
+    emit_report(args, report_text(args, settings, diagnostics, stores, rules))
     if not stores and not args.quiet:
         print("memlint: no memory store found (a folder with MEMORY.md)", file=sys.stderr)
     if any(d.code == CRASH_CODE for d in diagnostics):
@@ -166,6 +154,56 @@ def run_check(args) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in diagnostics)
     return EXIT_FAIL if failing else EXIT_OK
+
+
+def _check_report_options(args) -> None:
+    if args.statistics and args.output_format not in STATISTICS_FORMATS:
+        raise ConfigError(
+            f"--statistics writes the formats {', '.join(sorted(STATISTICS_FORMATS))}, "
+            f"not {args.output_format}"
+        )
+
+
+def report_text(args, settings: Settings, diagnostics, stores, rules, *, fixed=None) -> str:
+    """The report of a run in ``args.output_format``: the one function through which
+    ``check`` and ``check --fix`` build their output. ``fixed`` lists what a fix run
+    fixed (``None`` for a plain check); ``rules`` may be ``None`` (selected on demand)."""
+    from memlint.output import TEXT_FORMATS, RenderContext, render
+
+    text_format = args.output_format in TEXT_FORMATS
+    output = ""
+    if not args.fix_only:
+        if args.statistics:
+            output = statistics_text(diagnostics, args.output_format)
+        else:
+            ctx = RenderContext(
+                cwd=os.getcwd(),
+                sources={s.path: s for store in stores for s in (*store.files, *store.notes)},
+                color=_use_color(args),
+                show_fixes=args.show_fixes,
+                unsafe_fixes=args.unsafe_fixes,
+                rule_codes=_listed_rules(args.output_format, rules, settings),
+            )
+            output = render(args.output_format, diagnostics, ctx)
+    if text_format and args.show_fixes and fixed is not None:
+        from memlint.fixer import show_fixes_text
+
+        output += show_fixes_text(fixed)
+    if text_format and not args.quiet:
+        if args.fix_only:
+            output += f"Fixed {plural(len(fixed or ()), 'problem')}.\n"
+        elif not args.statistics:
+            output += summary_text(
+                diagnostics, stores, fixed=len(fixed or ()), unsafe_fixes=args.unsafe_fixes
+            )
+    return output
+
+
+def emit_report(args, output: str, stream=None) -> None:
+    """Write the report; ``-s`` prints nothing (a file asked for with ``-o`` is still written)."""
+    if args.silent and not args.output_file:
+        return
+    _emit(output, args.output_file, stream)
 
 
 def _listed_rules(output_format: str, rules, settings: Settings) -> tuple[str, ...]:
@@ -212,11 +250,12 @@ def _emit(output: str, output_file: str | None, stream=None) -> None:
 
 
 def _use_color(args) -> bool:
+    """``--color``, then ``NO_COLOR``, then ``FORCE_COLOR`` (non-empty), then a terminal."""
     if args.color == "always":
         return True
     if args.color == "never" or args.output_file or os.environ.get("NO_COLOR"):
         return False
-    return sys.stdout.isatty()
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
 def summary_text(
@@ -250,11 +289,22 @@ def summary_text(
     return "\n".join(lines) + "\n"
 
 
-def statistics_text(diagnostics: list[Diagnostic]) -> str:
+def statistics_text(diagnostics: list[Diagnostic], output_format: str = "full") -> str:
+    """Counts per rule: a table, or ruff's JSON (``code``, ``name``, ``count``, ``fixable``)."""
     from memlint.rules import rule_title
 
     counts = Counter(d.code for d in diagnostics)
     fixable = {d.code for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE}
+    if output_format in ("json", "json-lines"):
+        import json
+
+        rows = [
+            {"code": code, "name": rule_title(code), "count": count, "fixable": code in fixable}
+            for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        ]
+        if output_format == "json":
+            return json.dumps(rows, indent=2, ensure_ascii=True) + "\n"
+        return "".join(json.dumps(row, ensure_ascii=True) + "\n" for row in rows)
     width = max((len(str(n)) for n in counts.values()), default=1)
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
