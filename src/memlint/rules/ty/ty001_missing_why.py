@@ -1,8 +1,11 @@
 """## What it does
 Reports a `feedback` or `project` memory whose body has no `**Why:**` line
-(also accepted: `**Why**:` and a `## Why` heading). Code blocks and code
-spans do not count. Localized labels go in the `labels` option, e.g.
-`labels = ["Why", "Почему"]`.
+(also accepted: `**Why**:`, a `## Why` heading and a qualified label such as
+`**Why this project:**`; a full-width colon or an unbolded `Why:` at the
+start of a line counts too, and TY003 reports its form). Code blocks and
+code spans do not count. When the `**How to apply:**` line is missing as
+well, this one finding says so (TY002 stays silent). Localized labels go in
+the `labels` option, e.g. `labels = ["Why", "Почему"]`.
 
 ## Why is this bad?
 The typed contract requires the reason behind each rule or project fact.
@@ -42,7 +45,14 @@ No fix: the reason must come from the user, never be invented.
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
-from memlint.rules.ty.sections import has_section, labels_of, needs_sections, report_missing
+from memlint.rules.ty.sections import (
+    has_section,
+    labels_of,
+    needs_sections,
+    report_missing,
+    rule_labels,
+    rule_selected,
+)
 
 META = RuleMeta(
     code="TY001",
@@ -57,5 +67,12 @@ META = RuleMeta(
 
 
 def check(ctx, memory):
-    if needs_sections(memory) and not has_section(memory, labels_of(ctx.options)):
-        yield report_missing(ctx, memory, "`**Why:**`")
+    if not needs_sections(memory) or has_section(memory, labels_of(ctx.options)):
+        return
+    how_missing = rule_selected(ctx, "TY002") and not has_section(memory, rule_labels(ctx, "TY002"))
+    what = (
+        "neither a `**Why:**` nor a `**How to apply:**` section"
+        if how_missing
+        else "no `**Why:**` section"
+    )
+    yield report_missing(ctx, memory, what)

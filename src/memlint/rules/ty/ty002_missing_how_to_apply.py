@@ -1,7 +1,10 @@
 """## What it does
 Reports a `feedback` or `project` memory whose body has no
-`**How to apply:**` line (also accepted: `**How to apply**:` and a heading).
-Code does not count. Localized labels go in the `labels` option, e.g.
+`**How to apply:**` line (also accepted: `**How to apply**:`, a heading, a
+qualified label such as `**How to apply here:**`, and the forms TY003
+rewrites). Code does not count. When the `**Why:**` line is missing as well
+and TY001 is selected, TY001 reports both and this rule stays silent.
+Localized labels go in the `labels` option, e.g.
 `labels = ["How to apply", "Когда применять"]`.
 
 ## Why is this bad?
@@ -41,7 +44,14 @@ No fix: how a rule applies must come from the user.
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
-from memlint.rules.ty.sections import has_section, labels_of, needs_sections, report_missing
+from memlint.rules.ty.sections import (
+    has_section,
+    labels_of,
+    needs_sections,
+    report_missing,
+    rule_labels,
+    rule_selected,
+)
 
 META = RuleMeta(
     code="TY002",
@@ -56,5 +66,8 @@ META = RuleMeta(
 
 
 def check(ctx, memory):
-    if needs_sections(memory) and not has_section(memory, labels_of(ctx.options)):
-        yield report_missing(ctx, memory, "`**How to apply:**`")
+    if not needs_sections(memory) or has_section(memory, labels_of(ctx.options)):
+        return
+    if rule_selected(ctx, "TY001") and not has_section(memory, rule_labels(ctx, "TY001")):
+        return  # TY001 reports both missing sections in one finding
+    yield report_missing(ctx, memory, "no `**How to apply:**` section")

@@ -1,0 +1,82 @@
+"""## What it does
+Reports a `**Why:**` or `**How to apply:**` label of a `feedback` or
+`project` memory written in a form other than the canonical one: with a
+full-width colon (`**Why**：`) or without bold at the start of a line
+(`Why:`, `- How to apply:`). One finding per memory, at the first such label.
+The labels are those of TY001 and TY002 (their `labels` options).
+
+## Why is this bad?
+Tools and agents that look for the sections by their canonical label miss
+the variants, and a store that mixes forms is harder to scan. The content is
+there; only the label needs rewriting.
+
+## Example
+```memlint-bad path=feedback_force-push.md
+---
+name: No force-push
+description: Never force-push to main
+type: feedback
+---
+
+Never force-push to main.
+
+Why: CI deploys from main.
+**How to apply**： use a branch and a pull request.
+```
+
+Use instead:
+```memlint-good path=feedback_force-push.md
+---
+name: No force-push
+description: Never force-push to main
+type: feedback
+---
+
+Never force-push to main.
+
+**Why:** CI deploys from main.
+**How to apply:** use a branch and a pull request.
+```
+
+## Fix safety
+Safe: the fix rewrites each variant label to `**Label:**` (adding a space
+when text followed the label directly) and changes nothing else.
+"""
+
+from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.ty.sections import label_variants, needs_sections, rule_labels
+
+META = RuleMeta(
+    code="TY003",
+    name="section-label-form",
+    summary="A **Why:** or **How to apply:** label is not in its canonical form",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=TYPED,
+    fix=FixAvailability.ALWAYS,
+    local=True,
+)
+
+
+def check(ctx, memory):
+    if not needs_sections(memory):
+        return
+    labels = (*rule_labels(ctx, "TY001"), *rule_labels(ctx, "TY002"))
+    variants = label_variants(memory, labels)
+    if not variants:
+        return
+    source = memory.file
+    text = source.text or ""
+    edits = [source.edit(v.start, v.end, _canonical(v, text)) for v in variants]
+    first = variants[0]
+    more = f" (and {len(variants) - 1} more)" if len(variants) > 1 else ""
+    message = f"`{first.written.strip()}` is not written as `**{first.label}:**`{more}"
+    fix = Fix.safe(f"Rewrite as `**{first.label}:**`" if not more else "Rewrite the labels", *edits)
+    yield ctx.report(source, first.start, first.end, message, fix)
+
+
+def _canonical(variant, text: str) -> str:
+    """``**Label:**``, with a space when text follows the label directly (``**Why**：x``)."""
+    follows = text[variant.end : variant.end + 1]
+    return f"**{variant.label}:**" + (" " if follows and not follows.isspace() else "")
