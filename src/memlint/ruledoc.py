@@ -3,15 +3,44 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 
+from memlint import REPOSITORY_URL, __version__
 from memlint.diagnostics import FixAvailability
+
+DOCS_REF_ENV = "MEMLINT_DOCS_REF"  # the git ref whose docs/rules.md links point at
+SAFE_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,99}")
 
 FIX_TEXT = {
     FixAvailability.NONE: "",
     FixAvailability.SOMETIMES: "Fix is sometimes available.",
     FixAvailability.ALWAYS: "Fix is always available.",
 }
+
+
+def docs_ref() -> str:
+    """``$MEMLINT_DOCS_REF`` (the Action sets it to the ref it was pinned at) when it is a
+    plain ref name or SHA, else the release tag of this version."""
+    ref = os.environ.get(DOCS_REF_ENV, "")
+    return ref if SAFE_REF.fullmatch(ref) and ".." not in ref else f"v{__version__}"
+
+
+def rule_anchor(code: str, name: str) -> str:
+    """GitHub's anchor of the rule's heading ``## CODE name`` in docs/rules.md."""
+    return f"{code} {name}".lower().replace(" ", "-")
+
+
+def rule_url(code: str) -> str | None:
+    """The rule's section of docs/rules.md at the pinned ref, or ``None`` for no rule."""
+    from memlint.rules import registry
+
+    module = registry().get(code)
+    if module is None:
+        return None
+    anchor = rule_anchor(code, module.META.name)
+    return f"{REPOSITORY_URL}/blob/{docs_ref()}/docs/rules.md#{anchor}"
 
 
 def rule_dict(module) -> dict:
