@@ -19,7 +19,7 @@ by default (never fewer than UTF-16 units, so every real cut is reported) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memlint.sources.markdown import FENCE
 
@@ -195,12 +195,30 @@ def loaded_text(stores, settings) -> str:
         index = store.index
         if index is None:
             continue
-        result = simulate(index.file.text or "", index.body_start, **limits)
+        text = index.file.text or ""
+        result = simulate(text, index.body_start, **limits)
         out.append(f"==> {escape(index.file.display)} ({store.profile})\n")
         if result.stripped:
             out.append(f"      (stripped as HTML comments: {_ranges(result.stripped)})\n")
-        out.extend(escape(line) + "\n" for line in describe(result).splitlines())
+        shown = replace(result, lines=_masked_lines(text, result.lines))
+        out.extend(escape(line) + "\n" for line in describe(shown).splitlines())
     return "".join(out)
+
+
+def _masked_lines(text: str, lines: list[LoadedLine]) -> list[LoadedLine]:
+    """``lines`` of ``text`` with secrets masked, found in the whole text (a key block
+    spans lines) and masked to the same length (so a partial cut stays where it is)."""
+    from memlint.privacy import mask_text
+
+    originals = text.split("\n")
+    masked = mask_text(text).split("\n")
+    shown = []
+    for line in lines:
+        # A loaded line is its file line, maybe stripped: find where it starts.
+        start = originals[line.number - 1].find(line.text)
+        end = start + len(line.text)
+        shown.append(LoadedLine(line.number, masked[line.number - 1][start:end]))
+    return shown
 
 
 def _ranges(numbers: list[int]) -> str:

@@ -24,6 +24,7 @@ from memlint.diagnostics import Diagnostic, Edit, Fix, applicable
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.engine import lint_store
 from memlint.parse import load_index, load_memory
+from memlint.privacy import mask_text
 from memlint.sources.document import ReadProblem, SourceFile, decode_into
 from memlint.store import Store
 from memlint.textutil import escape, plural
@@ -364,7 +365,8 @@ def _apply(finder: SnapshotDiscovery, plan) -> str:
 
 
 def diff_text(changes: list[FileChange]) -> str:
-    """A unified diff of ``changes`` with every line escaped for the terminal.
+    """A unified diff of ``changes`` with every line escaped for the terminal and
+    secrets masked (in each whole file, so a multi-line key block is masked too).
 
     Line breaks are dropped from the display; a ``\\r`` shows as ``\\x0d``
     unless both versions end every line with CRLF.
@@ -394,8 +396,8 @@ def _display(line: str, ending: str) -> str:
 
 
 def _split_lines(data: bytes) -> list[str]:
-    """Lines split at ``\\n`` only, each keeping its break."""
-    parts = data.decode("utf-8", "replace").split("\n")
+    """Lines split at ``\\n`` only, each keeping its break, with secrets masked."""
+    parts = mask_text(data.decode("utf-8", "replace")).split("\n")
     return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 

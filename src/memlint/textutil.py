@@ -31,8 +31,14 @@ def escape_char(ch: str) -> str:
 
 
 def shorten(text: str, limit: int = 80) -> str:
-    """Cut ``text`` to ``limit`` characters, marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Cut ``text`` to ``limit`` characters, marking the cut. A cut text has its
+    secrets masked first: once cut, a secret no longer looks like one, and the
+    masking of the output (:func:`memlint.output.masked`) would miss its prefix."""
+    if len(text) <= limit:
+        return text
+    from memlint.privacy import mask_text
+
+    return mask_text(text)[: limit - 1] + "…"
 
 
 def plural(count: int, word: str) -> str:

@@ -1,0 +1,189 @@
+"""No secret the privacy rules mask leaves memlint in clear, whatever rule quotes it.
+
+A store carries a different GitHub-shaped token in each place a rule quotes: a
+`name` (ID001), a description (IX012 message and fix, cut by `shorten`), an index
+target (IX003), a wikilink (LK001), a successor (SU001) and the name it nearly
+matches (SU001 note), an unindexed memory's description (IX002 help and fix), and a
+private key block (its body lines in `--diff` and `--show-loaded`). The real command
+runs in every output format and mode; every byte it writes, to stdout, stderr, `-o`
+files and the GitHub step summary, is searched for any piece of any secret.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import write_files
+
+FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab")
+# No "x": a token holding "xxx" is a placeholder to the privacy rules, never masked.
+ALNUM = string.ascii_letters.replace("x", "").replace("X", "") + string.digits
+KEY_LINES = 6
+
+
+def _token() -> str:
+    return "ghp_" + "".join(secrets.choice(ALNUM) for _ in range(36))
+
+
+def _key_line() -> str:
+    return "".join(secrets.choice(ALNUM) for _ in range(64))
+
+
+@pytest.fixture
+def planted(tmp_path) -> tuple[Path, dict[str, str]]:
+    """A store with one secret in each quoted place; returns the folder and the secrets."""
+    tokens = {
+        place: _token()
+        for place in ("name", "description", "target", "wikilink", "successor", "near", "append")
+    }
+    tokens["successor"] = "ghp_" + tokens["near"][4:].swapcase()  # SU001 notes the near name
+    key_body = [_key_line() for _ in range(KEY_LINES)]
+    key_block = "\n".join(
+        ["-----BEGIN OPENSSH PRIVATE KEY-----", *key_body, "-----END OPENSSH PRIVATE KEY-----"]
+    )
+    write_files(
+        tmp_path / "s",
+        {
+            "MEMORY.md": (
+                "- [a](a.md) — a\n"
+                f"- [gone]({tokens['target']}.md) — gone\n"
+                "- [c](c.md) — c\n"
+                "- [e](e.md) — e\n"
+                "- [k](k.md) — k\n"
+                f"{key_block}\n"
+            ),
+            "a.md": (
+                f"---\nname: {tokens['name']}\n"
+                "description: Rotate the staging deploy credential "
+                f"{tokens['description']} weekly\n"
+                f"metadata:\n  type: user\n---\nSee [[{tokens['wikilink']}]].\n"
+            ),
+            "c.md": (
+                f"---\nname: c\ndescription: superseded by [[{tokens['successor']}]]\n"
+                "metadata:\n  type: user\n---\nbody\n"
+            ),
+            "d.md": (
+                f"---\nname: d\ndescription: the deploy token is {tokens['append']}\n"
+                "metadata:\n  type: user\n---\nbody\n"
+            ),
+            "e.md": f"---\nname: {tokens['near']}\ndescription: e\nmetadata:\n  type: user\n---\n",
+            "k.md": f"---\nname: k\ndescription: k\nmetadata:\n  type: user\n---\n{key_block}\n",
+        },
+    )
+    pieces = dict(tokens)
+    pieces.update({f"key line {i}": line for i, line in enumerate(key_body)})
+    return tmp_path, pieces
+
+
+def _memlint(cwd: Path, *argv: str, env: dict | None = None) -> bytes:
+    """stdout and stderr of the real command."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "memlint", *argv],
+        cwd=cwd,
+        capture_output=True,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode in (0, 1), proc.stderr.decode(errors="replace")
+    return proc.stdout + proc.stderr
+
+
+def _leaks(output: bytes, pieces: dict[str, str]) -> list[str]:
+    """The secrets of which any 8 hidden characters (those a mask replaces) appear."""
+    found = []
+    for place, secret in pieces.items():
+        hidden = secret[4:-4] if secret.startswith("ghp_") else secret
+        windows = {hidden[i : i + 8] for i in range(len(hidden) - 7)}
+        if any(window.encode() in output for window in windows):
+            found.append(place)
+    return found
+
+
+def test_the_planted_secrets_are_reported(planted):
+    root, _ = planted
+    found = json.loads(
+        _memlint(
+            root, "check", "s", "--select", "ALL", "--no-cache", "--output-format", "json", "-q"
+        ).decode()
+    )
+    codes = {d["code"] for d in found}
+    assert {"ID001", "IX002", "IX003", "IX012", "LK001", "SU001", "PV001", "PV002"} <= codes
+    assert any(d["notes"] for d in found if d["code"] == "SU001")
+
+
+@pytest.mark.parametrize("output_format", FORMATS)
+def test_no_format_prints_a_secret(planted, output_format):
+    root, pieces = planted
+    summary = root / "summary.md"
+    out_file = root / "report.out"
+    base = ["check", "s", "--select", "ALL", "--no-cache", "--output-format", output_format]
+    env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    output = _memlint(root, *base, env=env)
+    output += _memlint(root, *base, "--unsafe-fixes", "-o", str(out_file), env=env)
+    output += out_file.read_bytes()
+    if output_format == "github":
+        output += summary.read_bytes()
+    assert b"ghp_*****" in output  # masked, not dropped
+    assert _leaks(output, pieces) == []
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        ["--diff"],
+        ["--diff", "--unsafe-fixes"],
+        ["--show-loaded"],
+        ["--statistics"],
+        ["--show-files"],
+        ["--fix", "--show-fixes"],
+        ["--fix", "--unsafe-fixes", "--show-fixes", "--output-format", "json"],
+    ],
+    ids=" ".join,
+)
+def test_no_mode_prints_a_secret(planted, mode):
+    root, pieces = planted
+    output = _memlint(root, "check", "s", "--select", "ALL", "--no-cache", *mode)
+    if "--diff" in mode or "--show-loaded" in mode:
+        assert b"ghp_*****" in output
+    assert _leaks(output, pieces) == []
+
+
+def test_fixes_write_the_unmasked_text(planted):
+    """Masking is for what is shown: IX002 copies the description, secret and all, into
+    MEMORY.md (redacting it is PV001's unsafe fix), and stdin comes back unmasked."""
+    root, pieces = planted
+    _memlint(root, "check", "s", "--select", "IX002", "--no-cache", "--fix")
+    assert pieces["append"] in (root / "s" / "MEMORY.md").read_text(encoding="utf-8")
+    shutil.copy(root / "s" / "a.md", root / "a-copy.md")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memlint",
+            "check",
+            "-",
+            "--stdin-filename",
+            "s/a.md",
+            "--select",
+            "ID001",
+            "--fix",
+            "--no-cache",
+        ],
+        cwd=root,
+        input=(root / "a-copy.md").read_bytes(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert pieces["description"].encode() in proc.stdout
+    assert _leaks(proc.stderr, pieces) == []
