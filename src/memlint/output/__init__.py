@@ -34,17 +34,30 @@ def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
 
 
 def masked(diagnostic: Diagnostic) -> Diagnostic:
-    """``diagnostic`` as it may be shown: secrets in its texts masked."""
+    """``diagnostic`` as it may be shown: secrets in its texts masked.
+
+    The texts are masked in one pass, joined by blank lines (no detector matches
+    across one but a key block, which is then masked whole); masking keeps each
+    text's length, so they are cut apart again by length."""
     fix = diagnostic.fix
+    texts = [diagnostic.message, *diagnostic.notes]
     if fix is not None:
-        edits = tuple(replace(e, content=mask_text(e.content)) for e in fix.edits)
-        fix = Fix(edits, fix.applicability, mask_text(fix.title))
-    return replace(
-        diagnostic,
-        message=mask_text(diagnostic.message),
-        notes=tuple(mask_text(note) for note in diagnostic.notes),
-        fix=fix,
-    )
+        texts += [fix.title, *(edit.content for edit in fix.edits)]
+    joined = "\n\n".join(texts)
+    shown = mask_text(joined)
+    if shown == joined:
+        return diagnostic
+    parts = []
+    start = 0
+    for text in texts:
+        parts.append(shown[start : start + len(text)])
+        start += len(text) + 2
+    message, notes = parts[0], tuple(parts[1 : 1 + len(diagnostic.notes)])
+    if fix is not None:
+        title, contents = parts[1 + len(notes)], parts[2 + len(notes) :]
+        edits = tuple(replace(e, content=c) for e, c in zip(fix.edits, contents, strict=True))
+        fix = Fix(edits, fix.applicability, title)
+    return replace(diagnostic, message=message, notes=notes, fix=fix)
 
 
 TEXT_FORMATS = frozenset({"full", "concise"})
