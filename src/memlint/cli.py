@@ -6,15 +6,28 @@ Exit status: 0 clean, 1 when a diagnostic at or above ``--fail-on`` remains,
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from memlint import __version__
 
-SUBCOMMANDS = ("check", "rule", "mv")
-OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "junit", "gitlab")
+if TYPE_CHECKING:
+    import argparse
+
+SUBCOMMANDS = ("check", "rule", "mv", "hook")
+OUTPUT_FORMATS = (
+    "full",
+    "concise",
+    "json",
+    "json-lines",
+    "sarif",
+    "github",
+    "junit",
+    "gitlab",
+    "agent",
+)
 EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
 
@@ -23,6 +36,8 @@ def _codes(value: str) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # not imported by the hook's fast path
+
     parser = argparse.ArgumentParser(
         prog="memlint",
         description="Lint and safely fix AI-agent memory stores.",
@@ -102,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--config", action="append", default=[], help="config file, or an inline 'KEY = VALUE'"
     )
     move.add_argument("--isolated", action="store_true", help="ignore all config files")
+    from memlint.hook_install import add_hook_parser
+
+    add_hook_parser(sub)
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code such as ID001")
     rule.add_argument("--all", action="store_true", help="explain every rule")
@@ -150,6 +168,10 @@ def normalize_argv(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
+    if argv[:2] == ["hook", "claude-code"]:  # before argparse: most events are not memories
+        from memlint.hook import run_claude_code
+
+        return run_claude_code(argv[2:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -159,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         from memlint.rename import run_mv_command
 
         return run_mv_command(args)
+    if args.command == "hook":
+        from memlint.hook_install import run_hook_command
+
+        return run_hook_command(args, parser)
     if args.command == "rule":
         from memlint.ruledoc import run_rule_command
 

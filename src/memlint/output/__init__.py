@@ -23,6 +23,7 @@ RENDERERS = {
     "github": ("github", "render_github"),
     "junit": ("junit", "render_junit"),
     "gitlab": ("gitlab", "render_gitlab"),
+    "agent": ("agent", "render_agent"),
 }
 
 

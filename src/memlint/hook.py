@@ -1,0 +1,557 @@
+"""``memlint hook claude-code``: the write-time gate, on Claude Code's hook contract.
+
+Claude Code runs the command with one JSON event on stdin. What memlint answers:
+
+- ``PostToolUse`` of ``Write``/``Edit``/``MultiEdit`` on a file of a memory store (the
+  default): the store is linted as it is now and as it was before the write; findings
+  the write introduced are reported. New errors: exit 2, a short report on stderr (the
+  model reads it). New warnings only: exit 0 and ``additionalContext`` in JSON.
+- ``PreToolUse`` (only with ``--strict``): the write is simulated and denied
+  (``permissionDecision: "deny"``) only for certain breakage it would introduce.
+- ``SessionStart``: one line on how the agent's auto-memory index loads.
+- ``Stop``: stopping is blocked once while files this session wrote hold errors
+  that were not there when the session first touched them.
+
+The state before a PostToolUse write is, in order of preference: the tool's own
+``tool_response.originalFile``; the edit reversed on the file as it is now, when each
+``new_string`` occurs exactly once; for a file that did not exist, no findings. When
+none applies (a ``Write`` over an existing file without ``originalFile``), every
+finding in the written file is its own and findings elsewhere are not reported.
+Findings are compared by code, file and message (lines shift with an edit): a
+finding in another file can only change through a cross-file rule, as that file
+itself did not change.
+
+The hook never writes a file, never exits 1 (an internal error exits 0 with a line
+on stderr: a hook must not break the agent's session), and decides that an event is
+not about a memory before importing anything but ``json`` and ``os``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+TOOLS = ("Write", "Edit", "MultiEdit")
+INDEX_NAME = "MEMORY.md"
+MAX_EVENT = 32 * 1024 * 1024  # Write events carry the whole content
+MAX_TRANSCRIPT = 64 * 1024 * 1024
+REPORT_LINES = 20
+OUTPUT_CAP = 9_000  # Claude Code cuts hook output at 10,000 characters
+ABSENT = object()  # the file did not exist before the write
+UNKNOWN = object()  # the state before the write cannot be reconstructed
+
+# What --strict denies before a write: breakage that is certain, not a judgement.
+CERTAIN_BREAKAGE = {
+    "FM002": "frontmatter that is never closed",
+    "FM003": "YAML that does not parse",
+    "PV001": "a credential",
+    "PV002": "a private key",
+    "PV003": "a password in a URL",
+    "ID002": "a filename that collides",
+    "ID003": "a name that collides",
+    "ID007": "names that differ only in case",
+    "IX010": "facts written inline into MEMORY.md",
+    "IX008": "an index past the loader's cut",
+}
+
+
+def run_claude_code(argv: list[str]) -> int:
+    """The hook command; always exits 0 or 2."""
+    strict = "--strict" in argv
+    unknown = [arg for arg in argv if arg != "--strict"]
+    if unknown:
+        _log(f"unknown argument {unknown[0]!r} ignored")
+    try:
+        return _handle(_read_event(), strict)
+    except _Skip as skip:
+        if str(skip):
+            _log(str(skip))
+        return 0
+    except Exception as exc:  # a hook must never break the session
+        _log(f"internal error ({type(exc).__name__}); the write was not checked")
+        return 0
+
+
+class _Skip(Exception):
+    """Nothing to check (the message, if any, goes to stderr for the debug log)."""
+
+
+def _log(message: str) -> None:
+    print(f"memlint: hook: {message}", file=sys.stderr)
+
+
+def _read_event() -> dict:
+    data = sys.stdin.buffer.read(MAX_EVENT + 1)
+    if len(data) > MAX_EVENT:
+        raise _Skip(f"event over {MAX_EVENT} bytes, not checked")
+    try:
+        event = json.loads(data)
+    except ValueError:
+        raise _Skip("stdin is not a JSON event, nothing checked") from None
+    if not isinstance(event, dict):
+        raise _Skip("stdin is not a JSON object, nothing checked")
+    return event
+
+
+def _handle(event: dict, strict: bool) -> int:
+    name = event.get("hook_event_name")
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else os.getcwd()
+    if name in ("PreToolUse", "PostToolUse"):
+        if name == "PreToolUse" and not strict:
+            return 0
+        tool, tool_input = event.get("tool_name"), event.get("tool_input")
+        if tool not in TOOLS or not isinstance(tool_input, dict):
+            return 0
+        raw_path = tool_input.get("file_path")
+        if not isinstance(raw_path, str) or not raw_path or "\0" in raw_path:
+            return 0
+        path = os.path.normpath(os.path.join(cwd, raw_path))
+        if not path.endswith((".md", ".jsonl")) or not _may_be_memory(path, cwd):
+            return 0
+        if name == "PreToolUse":
+            return _pre_tool_use(path, cwd, tool, tool_input)
+        return _post_tool_use(path, cwd, tool, tool_input, event.get("tool_response"))
+    if name == "SessionStart":
+        return _session_start(cwd)
+    if name == "Stop":
+        return _stop(event, cwd)
+    return 0
+
+
+# -- is it a memory? ------------------------------------------------------------------
+
+
+def claude_home() -> str:
+    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+
+
+def auto_memory_dir(cwd: str) -> str:
+    """The user's auto-memory folder for project ``cwd``: ``~/.claude/projects/<slug>/memory``
+    (the slug is the path with every character but ASCII letters and digits as ``-``)."""
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in cwd)
+    return os.path.join(claude_home(), "projects", slug, "memory")
+
+
+def _may_be_memory(path: str, cwd: str) -> bool:
+    """A cheap test that lets everything that may be in a store through: an ancestor
+    holds ``MEMORY.md``, the path is an agent's or the user's memory folder, its
+    folder is named like one, or a config declares stores. Discovery decides."""
+    directory = os.path.dirname(path)
+    parts = path.split(os.sep)
+    if "agent-memory" in parts or os.path.basename(directory) in ("memory", "memories"):
+        return True
+    projects = os.path.join(claude_home(), "projects") + os.sep
+    if path.startswith(projects) and "memory" in parts[len(projects.split(os.sep)) :]:
+        return True
+    current = directory
+    while True:
+        if os.path.lexists(os.path.join(current, INDEX_NAME)):
+            return True
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    from memlint.config import find_config  # only for .md files outside any store
+
+    return find_config(cwd) is not None
+
+
+# -- linting --------------------------------------------------------------------------
+
+
+class _Linter:
+    """Lints the store holding one path, as on disk or with that path's content replaced."""
+
+    def __init__(self, path: str, cwd: str) -> None:
+        from memlint.config import ConfigError, find_config, load_settings
+
+        self.path = path
+        self.cwd = cwd
+        try:
+            self.settings = load_settings(find_config(cwd))
+        except ConfigError as exc:
+            raise _Skip(f"configuration error, nothing checked: {exc}") from None
+        self.rules = None
+        self.store = None
+
+    def lint(self, content: bytes | None = None) -> list:
+        """Every finding of the store (all files reported on); ``content`` replaces the
+        path's bytes (the file need not exist). Empty when the path is in no store."""
+        from memlint.discovery import Discovery, UsageError
+        from memlint.engine import lint_store, selected_rules
+
+        finder = Discovery(self.settings, self.cwd, _read_only_caches(self.settings, self.cwd))
+        try:
+            if content is not None:
+                finder.add_override(self.path, content)
+            elif os.path.lexists(self.path):
+                finder.add_path(self.path)
+            else:  # a file about to be created: its store as it is
+                finder.add_path(os.path.dirname(self.path))
+        except UsageError:
+            return []
+        for plan in finder.plans.values():
+            plan.report_all()
+        found = []
+        for store in finder.load():
+            if not store.reports_on(self.path) or not _holds(store, self.path):
+                continue
+            self.store = store
+            if store.memo is None and self.rules is None:
+                self.rules = selected_rules(self.settings)
+            cache = _cache_of(finder, store)
+            found.extend(lint_store(store, self.settings, self.rules or [], cache))
+        return found
+
+
+def _holds(store, path: str) -> bool:
+    return path.startswith(store.root + os.sep)
+
+
+def _read_only_caches(settings, cwd: str):
+    """The result cache ``memlint check`` keeps, read and never saved."""
+    from memlint.cache import CACHE_DIR_NAME, CacheSet, config_key
+
+    return CacheSet(os.path.join(cwd, CACHE_DIR_NAME), config_key(settings, cwd))
+
+
+def _cache_of(finder, store):
+    return finder.caches.for_store(store.root) if finder.caches is not None else None
+
+
+def _key(diagnostic) -> tuple[str, str, str]:
+    return (diagnostic.code, diagnostic.path, diagnostic.message)
+
+
+def new_findings(before: list, after: list) -> list:
+    """The findings of ``after`` not in ``before`` (as a multiset of code, file, message)."""
+    from collections import Counter
+
+    seen = Counter(_key(d) for d in before)
+    new = []
+    for diagnostic in after:
+        key = _key(diagnostic)
+        if seen[key]:
+            seen[key] -= 1
+        else:
+            new.append(diagnostic)
+    return new
+
+
+def _current_bytes(path: str) -> bytes | None:
+    """The file's bytes now (a regular file only; never a FIFO or a symlink's target)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(MAX_EVENT + 1)
+    except OSError:
+        return None
+
+
+def _edits(tool: str, tool_input: dict) -> list[tuple[str, str, bool]] | None:
+    """``(old, new, replace_all)`` of an Edit or MultiEdit, ``None`` when malformed."""
+    raw = [tool_input] if tool == "Edit" else tool_input.get("edits")
+    if not isinstance(raw, list):
+        return None
+    edits = []
+    for edit in raw:
+        if not isinstance(edit, dict):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return None
+        edits.append((old, new, bool(edit.get("replace_all"))))
+    return edits
+
+
+def previous_content(tool: str, tool_input: dict, response, now: str | None):
+    """The file's text before a PostToolUse write: a ``str``, ``ABSENT`` or ``UNKNOWN``."""
+    if isinstance(response, dict):
+        original = response.get("originalFile")
+        if isinstance(original, str):
+            return original
+        if response.get("type") == "create":
+            return ABSENT
+    if tool == "Write" or now is None:
+        return UNKNOWN
+    edits = _edits(tool, tool_input)
+    if not edits:
+        return UNKNOWN
+    text = now
+    for old, new, replace_all in reversed(edits):
+        if replace_all or not new or text.count(new) != 1:
+            return UNKNOWN
+        text = text.replace(new, old, 1)
+    return text
+
+
+def simulated_content(tool: str, tool_input: dict, now: str | None) -> str | None:
+    """The file's text after a PreToolUse write, ``None`` when the tool would fail."""
+    if tool == "Write":
+        content = tool_input.get("content")
+        return content if isinstance(content, str) else None
+    edits = _edits(tool, tool_input)
+    if not edits or now is None:
+        return None
+    text = now
+    for old, new, replace_all in edits:
+        count = text.count(old) if old else 0
+        if count == 0 or (count > 1 and not replace_all):
+            return None
+        text = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+    return text
+
+
+def _decoded(data: bytes | None) -> str | None:
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -> int:
+    linter = _Linter(path, cwd)
+    after = linter.lint()
+    if linter.store is None:
+        return 0
+    now = _current_bytes(path)
+    before_text = previous_content(tool, tool_input, response, _decoded(now))
+    if isinstance(before_text, str):
+        before = linter.lint(before_text.encode("utf-8", "surrogatepass"))
+        new = new_findings(before, after)
+    else:  # the file is new, or its old content unknown: its own findings are all new
+        new = [d for d in after if d.path == path]
+    return _report_post(new, path, linter.store, cwd)
+
+
+def _report_post(new: list, path: str, store, cwd: str) -> int:
+    from memlint.diagnostics import Severity
+
+    errors = [d for d in new if d.severity >= Severity.ERROR]
+    warnings = [d for d in new if d.severity == Severity.WARNING]
+    if errors:
+        shown = errors + warnings
+        head = f"memlint: this write left {_count(errors, 'new error')} in the memory store"
+        sys.stderr.write(_capped(agent_report(shown, head, store, cwd)))
+        return 2
+    if warnings:
+        head = f"memlint: this write left {_count(warnings, 'new warning')}"
+        _emit_json(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PostToolUse",
+                    "additionalContext": _capped(agent_report(warnings, head, store, cwd)),
+                }
+            }
+        )
+    return 0
+
+
+def _count(items: list, noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def agent_report(diagnostics: list, head: str, store, cwd: str) -> str:
+    """The findings as the agent format renders them, under ``head``."""
+    from memlint.output import RenderContext, render
+
+    sources = {s.path: s for s in (*store.files, *store.notes)}
+    ctx = RenderContext(cwd=cwd, sources=sources)
+    return f"{head}\n" + render("agent", diagnostics, ctx)
+
+
+def _capped(text: str) -> str:
+    if len(text) <= OUTPUT_CAP:
+        return text
+    return text[: text.rfind("\n", 0, OUTPUT_CAP) + 1] + "… (cut)\n"
+
+
+def _emit_json(payload: dict) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+
+
+# -- PreToolUse (--strict) ------------------------------------------------------------
+
+
+def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
+    now = _current_bytes(path)
+    content = simulated_content(tool, tool_input, _decoded(now))
+    if content is None:
+        return 0  # the tool itself will refuse the edit
+    linter = _Linter(path, cwd)
+    before = linter.lint()
+    if linter.store is None and now is not None:
+        return 0
+    after = linter.lint(content.encode("utf-8", "surrogatepass"))
+    if linter.store is None:
+        return 0
+    new = [d for d in new_findings(before, after) if d.code in CERTAIN_BREAKAGE]
+    if not new:
+        return 0
+    kinds = sorted({CERTAIN_BREAKAGE[d.code] for d in new})
+    head = f"memlint: this write would add {', '.join(kinds)}; write it differently"
+    reason = _capped(agent_report(new, head, linter.store, cwd))
+    _emit_json(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+    )
+    return 0
+
+
+# -- SessionStart ---------------------------------------------------------------------
+
+
+def _session_start(cwd: str) -> int:
+    root = auto_memory_dir(cwd)
+    index_path = os.path.join(root, INDEX_NAME)
+    if not os.path.isfile(index_path) or os.path.islink(index_path):
+        return 0
+    linter = _Linter(index_path, cwd)
+    found = linter.lint()
+    if linter.store is None or linter.store.index is None:
+        return 0
+    _emit_json(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "SessionStart",
+                "additionalContext": loader_line(linter.store, linter.settings, found),
+            }
+        }
+    )
+    return 0
+
+
+def loader_line(store, settings, found: list) -> str:
+    """One line: what the loader keeps of the index, what it cuts, how many errors."""
+    from memlint.budget import options_of, simulate
+    from memlint.diagnostics import Severity
+    from memlint.textutil import escape
+
+    index = store.index
+    limits = options_of(settings.options_for("IX008"))
+    result = simulate(index.file.text or "", index.body_start, **limits)
+    kept = result.lines[: result.kept]
+    loaded = f"{len(kept)} of {len(result.lines)} lines"
+    text = f"memlint: {INDEX_NAME} loads {loaded} ({result.size} {result.unit} in all)"
+    if result.cut:
+        lost = result.lost_numbers()
+        hidden = [e.target for e in index.entries if e.line in lost]
+        names = ", ".join(escape(name) for name in hidden[:5])
+        more = f" and {len(hidden) - 5} more" if len(hidden) > 5 else ""
+        text += f"; cut from line {result.first_lost.number} ({result.reason})"
+        if hidden:
+            text += f", hiding {names}{more}"
+    errors = sum(1 for d in found if d.severity >= Severity.ERROR)
+    text += f"; the store has {_count_errors(errors)}"
+    if errors:
+        text += f" (see `memlint check {_shell_quote(store.root)}`)"
+    return text + "."
+
+
+def _count_errors(n: int) -> str:
+    return "no errors" if n == 0 else f"{n} error{'' if n == 1 else 's'}"
+
+
+def _shell_quote(path: str) -> str:
+    import shlex
+
+    return shlex.quote(path)
+
+
+# -- Stop -----------------------------------------------------------------------------
+
+
+def _stop(event: dict, cwd: str) -> int:
+    from memlint.diagnostics import Severity
+
+    if event.get("stop_hook_active"):
+        return 0
+    transcript = event.get("transcript_path")
+    if not isinstance(transcript, str):
+        return 0
+    written = session_writes(transcript, cwd)
+    messages = []
+    for path, original in written.items():
+        linter = _Linter(path, cwd)
+        after = [d for d in linter.lint() if d.path in written]
+        if linter.store is None:
+            continue
+        before = linter.lint(original.encode("utf-8", "surrogatepass")) if original else []
+        new = new_findings(before, after) if original is not None else after
+        messages.extend(d for d in new if d.severity is Severity.ERROR)
+    if not messages:
+        return 0
+    unique = {(_key(d), d.range.start.line): d for d in messages}
+    head = "memlint: memory files written in this session still have errors; fix them first"
+    reason = _capped(agent_report(list(unique.values()), head, linter.store, cwd))
+    _emit_json({"decision": "block", "reason": reason})
+    return 0
+
+
+def session_writes(transcript: str, cwd: str) -> dict[str, str | None]:
+    """Memory files this session wrote, each with its text before the session's first
+    write to it (from the tool result's ``originalFile``; ``None`` when unknown or new).
+    Only lines that mention ``file_path`` or ``filePath`` are parsed."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.lstat(transcript).st_mode):
+            return {}
+        with open(transcript, "rb") as handle:
+            data = handle.read(MAX_TRANSCRIPT)
+    except OSError:
+        return {}
+    written: dict[str, str | None] = {}
+    settled: set[str] = set()  # paths whose first tool result was seen
+    for line in data.splitlines():
+        if b"file_path" not in line and b"filePath" not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        for raw, original, is_result in _writes_in(record):
+            path = os.path.normpath(os.path.join(cwd, raw))
+            if path in settled:
+                continue
+            if not path.endswith((".md", ".jsonl")) or not _may_be_memory(path, cwd):
+                continue
+            written[path] = original
+            if is_result:
+                settled.add(path)
+    return written
+
+
+def _writes_in(record) -> list[tuple[str, str | None, bool]]:
+    """``(path, original text or None, is a tool result)`` of the Write/Edit/MultiEdit
+    calls and results in one transcript record."""
+    found: list[tuple[str, str | None, bool]] = []
+    if not isinstance(record, dict):
+        return found
+    result = record.get("toolUseResult")
+    if isinstance(result, dict) and isinstance(result.get("filePath"), str):
+        original = result.get("originalFile")
+        found.append((result["filePath"], original if isinstance(original, str) else None, True))
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    for item in content if isinstance(content, list) else ():
+        if (
+            isinstance(item, dict)
+            and item.get("type") == "tool_use"
+            and item.get("name") in TOOLS
+            and isinstance(item.get("input"), dict)
+            and isinstance(item["input"].get("file_path"), str)
+        ):
+            found.append((item["input"]["file_path"], None, False))
+    return found
