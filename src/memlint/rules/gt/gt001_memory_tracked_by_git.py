@@ -1,7 +1,9 @@
 """## What it does
 In a store configured `local-only = true`, reports each memory, index and
 note file that git tracks, or would track on the next `git add` (inside a
-work tree and not ignored). Outside a git repository it reports nothing.
+work tree and not ignored). Outside a git repository it reports nothing; when
+git cannot be run safely there (for example a committed folder that looks like
+a git directory), the check is skipped with a notice on stderr.
 Opt-in: many people keep memories in a repository on purpose.
 
 ```toml
@@ -25,12 +27,12 @@ Use instead: add the directory to `.gitignore` (or `.git/info/exclude`), and
 No fix: memlint never changes git state or ignore files.
 """
 
-import os
+import sys
 
+from memlint import gitbase
 from memlint.diagnostics import Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-
-GIT_TIMEOUT = 10
+from memlint.textutil import escape
 
 META = RuleMeta(
     code="GT001",
@@ -44,38 +46,20 @@ META = RuleMeta(
 )
 
 
-def _git(root: str, *args: str) -> list[str] | None:
-    """NUL-separated output lines of ``git args`` run in ``root``; ``None`` on any failure."""
-    import subprocess  # only runs that read git pay for the import
-
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            timeout=GIT_TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return [part for part in done.stdout.decode("utf-8", "surrogateescape").split("\0") if part]
-
-
 def check(ctx, store):
     if not store.local_only:
         return
-    if _git(store.root, "rev-parse", "--is-inside-work-tree") is None:
+    try:
+        repo = gitbase.repository(store.root)
+        tracked_set = gitbase.listed(repo, store.root, "--cached")
+        trackable_set = gitbase.listed(repo, store.root, "--others", "--exclude-standard")
+    except gitbase.GitUnavailable as exc:
+        if str(exc) != gitbase.NOT_A_REPOSITORY:
+            print(
+                f"memlint: GT001 skipped for {escape(store.display_root)}: {escape(str(exc))}",
+                file=sys.stderr,
+            )
         return
-    tracked = _git(store.root, "ls-files", "-z", "--cached", "--", ".")
-    trackable = _git(store.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
-    if tracked is None or trackable is None:
-        return
-    tracked_set, trackable_set = set(tracked), set(trackable)
     for source in (*store.files, *store.notes):
         if source.rel in tracked_set:
             message = "git tracks this file, but the store is local-only"

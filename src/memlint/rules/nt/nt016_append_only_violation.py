@@ -88,13 +88,13 @@ def check(ctx, source):
     if not rev and not staged:
         return
     try:
-        top, rel = gitbase.repo_path(source.path)
+        repo, rel = gitbase.repo_path(source.path)
         if staged:
-            base = gitbase.content_at(top, gitbase.resolve(top, "HEAD"), rel)
-            current = gitbase.content_at(top, gitbase.STAGED, rel)
+            base = gitbase.content_at(repo, gitbase.resolve(repo, "HEAD"), rel)
+            current = gitbase.content_at(repo, gitbase.STAGED, rel)
             label = "HEAD"
         else:
-            base = gitbase.content_at(top, gitbase.resolve(top, rev), rel)
+            base = gitbase.content_at(repo, gitbase.resolve(repo, rev), rel)
             current = source.raw
             label = rev
     except gitbase.GitUnavailable as exc:
