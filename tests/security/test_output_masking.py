@@ -24,7 +24,7 @@ import pytest
 
 from tests.helpers import write_files
 
-FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab")
+FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab", "agent")
 # No "x": a token holding "xxx" is a placeholder to the privacy rules, never masked.
 ALNUM = string.ascii_letters.replace("x", "").replace("X", "") + string.digits
 KEY_LINES = 6
