@@ -12,7 +12,9 @@ pre-commit run (``memlint check FILE`` after that one memory was edited) and
 a warm run after 1 % of the memories were edited (edits happen outside the
 timing). Medians, ratios to the floor's median and peak RSS are printed as
 one table, then one JSON line (with the fastest rounds and their ratios too).
-Startup is timed the same way against ``python -c pass``. Before timing,
+Startup is timed the same way against ``python -c pass``, and so is the Claude
+Code hook (an event about a file in no store; a memory written into a 300-file
+store with a warm cache). Before timing,
 the outputs with and without cache and with a forced process pool are
 compared; they must be identical.
 """
@@ -60,16 +62,24 @@ def memlint_argv() -> list[str]:
     return [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "memlint"]
 
 
-def run_once(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int]:
-    """Wall seconds, peak RSS in KiB and exit status of one run (output discarded)."""
+def run_once(
+    argv: list[str], env: dict[str, str] | None = None, stdin: str | None = None, cwd=None
+) -> tuple[float, int, int]:
+    """Wall seconds, peak RSS in KiB and exit status of one run (output discarded),
+    with the file ``stdin`` as its standard input."""
     rss_file = None
     if GNU_TIME:
         handle, rss_file = tempfile.mkstemp(prefix="memlint-bench-")
         os.close(handle)
         argv = [GNU_TIME, "-q", "-f", "%M", "-o", rss_file, *argv]
+    source = open(stdin, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(
+        argv, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd
+    )
     _, status, usage = os.wait4(process.pid, 0)
+    if stdin:
+        source.close()
     wall = time.perf_counter() - start
     rss = usage.ru_maxrss
     if rss_file:
@@ -145,14 +155,18 @@ def check_identity(store: str, cache_dir: str) -> dict[str, bool]:
     }
 
 
-def time_rounds(commands: dict, rounds: int, before: dict | None = None) -> dict:
-    """Run every command once per round, in order; return walls, RSS and exit codes."""
+def time_rounds(
+    commands: dict, rounds: int, before: dict | None = None, inputs: dict | None = None
+) -> dict:
+    """Run every command once per round, in order (``inputs``: name -> (stdin file, cwd));
+    return walls, RSS and exit codes."""
     results = {name: {"wall": [], "rss_kib": [], "rc": set()} for name in commands}
     for round_number in range(rounds):
         for name, argv in commands.items():
             if before and name in before:
                 before[name](round_number)
-            wall, rss, rc = run_once(argv)
+            stdin, cwd = (inputs or {}).get(name, (None, None))
+            wall, rss, rc = run_once(argv, stdin=stdin, cwd=cwd)
             results[name]["wall"].append(wall)
             results[name]["rss_kib"].append(rss)
             results[name]["rc"].add(rc)
@@ -252,6 +266,66 @@ def bench_startup(args) -> dict:
     return timings
 
 
+HOOK_STORE_FILES = 300
+
+
+def hook_event(path: str, event: dict) -> str:
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"session_id": "bench", "hook_event_name": "PostToolUse", **event}, handle)
+    return path
+
+
+def bench_hook(args) -> dict:
+    """``memlint hook claude-code``: an event about a file in no store, against
+    ``python -c pass``; and a memory written into a 300-file store whose cache a
+    ``memlint check`` warmed (the event carries the ``originalFile`` Claude Code sends)."""
+    store = prepare_store(args.workdir, HOOK_STORE_FILES, args.seed)
+    project = os.path.dirname(store)
+    target = memory_paths(store)[HOOK_STORE_FILES // 2]
+    outside = hook_event(
+        os.path.join(args.workdir, "hook-not-memory.json"),
+        {
+            "cwd": project,
+            "tool_name": "Edit",
+            "tool_input": {"file_path": os.path.join(project, "src", "app.py")},
+        },
+    )
+    memory_event = os.path.join(args.workdir, "hook-memory.json")
+
+    def write_memory(round_number: int) -> None:
+        with open(target, encoding="utf-8") as handle:
+            original = handle.read()
+        edit_some([target], round_number)
+        with open(target, encoding="utf-8") as handle:
+            content = handle.read()
+        hook_event(
+            memory_event,
+            {
+                "cwd": project,
+                "tool_name": "Write",
+                "tool_input": {"file_path": target, "content": content},
+                "tool_response": {"type": "update", "filePath": target, "originalFile": original},
+            },
+        )
+
+    hook = [*memlint_argv(), "hook", "claude-code"]
+    run_once([*memlint_argv(), "check", store, "-q", "--exit-zero"], cwd=project)  # warm
+    write_memory(0)
+    commands = {
+        "python_pass": [sys.executable, "-c", "pass"],
+        "not_memory": hook,
+        "memory_300": hook,
+    }
+    inputs = {"not_memory": (outside, project), "memory_300": (memory_event, project)}
+    for name, argv in commands.items():
+        run_once(argv, stdin=inputs.get(name, (None, None))[0], cwd=project)
+    timings = time_rounds(
+        commands, args.startup_rounds, {"memory_300": write_memory}, inputs=inputs
+    )
+    add_ratios(timings, "python_pass", "x_python")
+    return timings
+
+
 def heavy_imports() -> list[str]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "memlint", "--version"],
@@ -261,7 +335,7 @@ def heavy_imports() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] in ("yaml", "markdown_it", "multiprocessing"))
 
 
-def table(sizes: list[dict], startup: dict) -> str:
+def table(sizes: list[dict], startup: dict, hook: dict | None = None) -> str:
     names = []
     for size in sizes:
         names += [n for n in size["timings"] if n not in names]
@@ -282,6 +356,12 @@ def table(sizes: list[dict], startup: dict) -> str:
     lines.append("")
     for name, t in startup.items():
         lines.append(f"startup {name:<12} {t['median_s'] * 1000:7.1f} ms  {t['x_python']:5.2f}x")
+    for name, t in (hook or {}).items():
+        over = (t["median_s"] - hook["python_pass"]["median_s"]) * 1000
+        lines.append(
+            f"hook    {name:<12} {t['median_s'] * 1000:7.1f} ms  {t['x_python']:5.2f}x"
+            f"  (+{over:.1f} ms over python -c pass)"
+        )
     return "\n".join(lines)
 
 
@@ -311,11 +391,17 @@ def main(argv: list[str] | None = None) -> int:
     features = {"cache": supports("--no-cache")}
     sizes = [bench_size(parse_size(s), args, features) for s in args.sizes.split(",") if s]
     startup = bench_startup(args)
-    summary = {"sizes": sizes, "startup": startup, "heavy_imports": heavy_imports()}
+    hook = bench_hook(args)
+    summary = {
+        "sizes": sizes,
+        "startup": startup,
+        "hook": hook,
+        "heavy_imports": heavy_imports(),
+    }
     by_files = {s["files"]: s["timings"]["cold"]["median_s"] for s in sizes}
     if 10_000 in by_files and 100_000 in by_files:
         summary["cold_100k_over_10k"] = by_files[100_000] / by_files[10_000]
-    print(table(sizes, startup))
+    print(table(sizes, startup, hook))
     print(f"heavy imports at --version: {summary['heavy_imports'] or 'none'}")
     if "cold_100k_over_10k" in summary:
         print(f"cold t(100k)/t(10k): {summary['cold_100k_over_10k']:.2f}")

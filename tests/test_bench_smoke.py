@@ -53,6 +53,14 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     assert summary["startup"]["python_pass"]["x_python_min"] == 1.0
     assert size["identical"] == {"pool": True, "cache_cold": True, "cache_warm": True}
     assert summary["heavy_imports"] == []
+    hook = summary["hook"]
+    assert {name: t["exit_codes"] for name, t in hook.items()} == {
+        "python_pass": [0],
+        "not_memory": [0],
+        "memory_300": [0],
+    }
+    assert hook["python_pass"]["x_python"] == 1.0
+    assert "hook    memory_300" in result.stdout
     assert "floor" in result.stdout
 
 

@@ -181,7 +181,7 @@ class _Linter:
         from memlint.discovery import Discovery, UsageError
         from memlint.engine import lint_store, selected_rules
 
-        finder = Discovery(self.settings, self.cwd, _read_only_caches(self.settings, self.cwd))
+        finder = Discovery(self.settings, self.cwd, _read_only_caches(self.settings))
         try:
             if content is not None:
                 finder.add_override(self.path, content)
@@ -209,11 +209,13 @@ def _holds(store, path: str) -> bool:
     return path.startswith(store.root + os.sep)
 
 
-def _read_only_caches(settings, cwd: str):
-    """The result cache ``memlint check`` keeps, read and never saved."""
-    from memlint.cache import CACHE_DIR_NAME, CacheSet, config_key
+def _read_only_caches(settings):
+    """The result cache ``memlint check`` keeps (found as it finds it), read, never saved."""
+    from types import SimpleNamespace
 
-    return CacheSet(os.path.join(cwd, CACHE_DIR_NAME), config_key(settings, cwd))
+    from memlint.run import _result_caches
+
+    return _result_caches(SimpleNamespace(no_cache=False, cache_dir=None), settings)
 
 
 def _cache_of(finder, store):
