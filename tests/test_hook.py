@@ -409,3 +409,27 @@ def test_stop_does_not_blame_errors_the_file_had_before_the_session(project):
     transcript = _transcript(project, path, broken)
     data = payload("stop.json", project, TRANSCRIPT=str(transcript), ACTIVE=False)
     assert run_hook(project, data) == (0, "", "")
+
+
+def test_help_and_a_terminal_never_wait_for_an_event(project):
+    import pty
+
+    result = subprocess.run(
+        [sys.executable, "-m", "memlint", "hook", "claude-code", "--help"],
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and b"--strict" in result.stdout
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "memlint", "hook", "claude-code"],
+            stdin=follower,
+            capture_output=True,
+            timeout=60,
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert result.returncode == 0
+    assert result.stderr.startswith(b"memlint: hook: reads one Claude Code hook event")

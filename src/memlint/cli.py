@@ -168,7 +168,8 @@ def normalize_argv(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
-    if argv[:2] == ["hook", "claude-code"]:  # before argparse: most events are not memories
+    if argv[:2] == ["hook", "claude-code"] and not {"-h", "--help"} & set(argv):
+        # before argparse: most events are not about memories
         from memlint.hook import run_claude_code
 
         return run_claude_code(argv[2:])

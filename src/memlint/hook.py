@@ -82,6 +82,8 @@ def _log(message: str) -> None:
 
 
 def _read_event() -> dict:
+    if sys.stdin is None or sys.stdin.isatty():
+        raise _Skip("reads one Claude Code hook event (JSON) on stdin; see `memlint hook --help`")
     data = sys.stdin.buffer.read(MAX_EVENT + 1)
     if len(data) > MAX_EVENT:
         raise _Skip(f"event over {MAX_EVENT} bytes, not checked")
@@ -318,10 +320,13 @@ def _decoded(data: bytes | None) -> str | None:
 
 
 def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -> int:
+    from memlint.diagnostics import Severity
+
     linter = _Linter(path, cwd)
-    after = linter.lint()
-    if linter.store is None:
+    after = [d for d in linter.lint() if d.severity >= Severity.WARNING]
+    if linter.store is None or not after:  # a clean store needs no state before
         return 0
+    store = linter.store
     now = _current_bytes(path)
     before_text = previous_content(tool, tool_input, response, _decoded(now))
     if isinstance(before_text, str):
@@ -329,10 +334,10 @@ def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -
         new = new_findings(before, after)
     else:  # the file is new, or its old content unknown: its own findings are all new
         new = [d for d in after if d.path == path]
-    return _report_post(new, path, linter.store, cwd)
+    return _report_post(new, store, cwd)
 
 
-def _report_post(new: list, path: str, store, cwd: str) -> int:
+def _report_post(new: list, store, cwd: str) -> int:
     from memlint.diagnostics import Severity
 
     errors = [d for d in new if d.severity >= Severity.ERROR]
@@ -387,18 +392,17 @@ def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
     if content is None:
         return 0  # the tool itself will refuse the edit
     linter = _Linter(path, cwd)
-    before = linter.lint()
-    if linter.store is None and now is not None:
-        return 0
     after = linter.lint(content.encode("utf-8", "surrogatepass"))
-    if linter.store is None:
+    after = [d for d in after if d.code in CERTAIN_BREAKAGE]
+    if linter.store is None or not after:
         return 0
-    new = [d for d in new_findings(before, after) if d.code in CERTAIN_BREAKAGE]
+    store = linter.store
+    new = new_findings(linter.lint(), after)
     if not new:
         return 0
     kinds = sorted({CERTAIN_BREAKAGE[d.code] for d in new})
     head = f"memlint: this write would add {', '.join(kinds)}; write it differently"
-    reason = _capped(agent_report(new, head, linter.store, cwd))
+    reason = _capped(agent_report(new, head, store, cwd))
     _emit_json(
         {
             "hookSpecificOutput": {

@@ -36,7 +36,13 @@ def add_hook_parser(sub) -> None:
     hook = sub.add_parser("hook", help="the Claude Code write-time gate")
     actions = hook.add_subparsers(dest="hook_command", required=True)
     gate = actions.add_parser(
-        "claude-code", help="run as a Claude Code hook (reads the event on stdin)"
+        "claude-code",
+        help="run as a Claude Code hook (reads the event on stdin)",
+        description="Read one Claude Code hook event (JSON) on stdin. PostToolUse of "
+        "Write/Edit/MultiEdit on a memory: new errors exit 2 with a report on stderr, new "
+        "warnings go to additionalContext. PreToolUse (--strict): deny certain breakage. "
+        "SessionStart: one loader line. Stop: block once while this session's writes left "
+        "errors. Never exits 1; never writes a file.",
     )
     gate.add_argument("--strict", action="store_true", help="also deny breaking PreToolUse writes")
     for name, text in (
