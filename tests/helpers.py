@@ -10,7 +10,8 @@ from memlint.diagnostics import Diagnostic
 from memlint.discovery import discover
 from memlint.engine import lint_store, selected_rules
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# ../shared next to the checkout; a work tree elsewhere names it in MEMLINT_SHARED.
+SHARED = Path(os.environ.get("MEMLINT_SHARED") or Path(__file__).resolve().parents[2] / "shared")
 
 
 def write_files(root: Path, files: dict) -> None:

@@ -153,8 +153,9 @@ def test_show_files_explains_profile(store, capsys):
     code, out, _ = run(capsys, "--show-files")
     assert code == 0
     assert out.splitlines()[0] == (
-        "mem: profile linked (1 of 1 memory files have `name` equal to their filename);"
-        " store because it has MEMORY.md"
+        "mem: profile linked (1 of 1 memory file has `name` equal to the filename;"
+        " signals of 1 memory file: typed none; linked `metadata.type` 1, `name` = filename 1;"
+        " index bullets 2); store because it has MEMORY.md"
     )
     assert "  memory  mem/a.md" in out and "  unread  mem/b.md" in out
 

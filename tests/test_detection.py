@@ -28,7 +28,7 @@ EXPECTED = {
     "datou8283__prd-writer": (".", "typed"),  # mixed filenames, all flat `type`
     "igorfazlyev__todo": (".", "typed"),  # no MEMORY.md, metadata.type
     "lernenrocks__ESP32-C3_RemoteSensor": (".", "typed"),
-    "lqyzzplw__quickquote-ca": (".", "freeform"),  # typed filenames, no frontmatter
+    "lqyzzplw__quickquote-ca": (".", "typed"),  # typed filenames, no frontmatter: fails closed
     "salesthiago__wticket-backend": (".", "typed"),
     "sxc19960907__StarClaw": (".", "typed"),  # no MEMORY.md, mixed filenames
     "tamwng__2026-docking-empc-collab": (".", "typed"),
@@ -73,8 +73,10 @@ MEMORY = "---\nname: {name}\ndescription: d\n{type}---\nBody\n"
         ({"user_a.md": MEMORY.format(name="A", type="type: user\n")}, "typed"),
         ({"a-b.md": MEMORY.format(name="a-b", type="metadata:\n  type: user\n")}, "linked"),
         ({"a_b.md": MEMORY.format(name="a_b", type="type: project\n")}, "typed"),
-        ({"user_a.md": "no frontmatter\n"}, "freeform"),
-        ({"notes.md": MEMORY.format(name="Notes", type="metadata:\n  type: user\n")}, "freeform"),
+        ({"user_a.md": "no frontmatter\n"}, "typed"),
+        ({"notes.md": "no frontmatter\n"}, "freeform"),
+        ({"notes.md": MEMORY.format(name="Notes", type="metadata:\n  type: user\n")}, "linked"),
+        ({"notes.md": "---\ndescription: d\n---\nBody\n"}, "freeform"),
     ],
 )
 def test_small_stores(tmp_path, files, profile):

@@ -6,53 +6,182 @@ import json
 import os
 import re
 import stat
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from memlint.config import Settings, StoreConfig
     from memlint.store import Store
 
 TYPED_STEM = re.compile(r"(?:user|feedback|project|reference)_")
+PREFIXED_STEM = re.compile(r"[a-z][a-z0-9]{1,20}_.")
 TYPE_LINE = re.compile(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['\"]?\s*$", re.M)
+RAW_TOP_TYPE = re.compile(r"^type[ \t]*:", re.M)
+RAW_NESTED_TYPE = re.compile(
+    r"^metadata[ \t]*:[ \t]*\r?\n(?:[ \t]+.*\r?\n)*?[ \t]+type[ \t]*:", re.M
+)
+SECTION_LABEL = re.compile(
+    r"\*\*[ \t]?(?:why|how to apply)[ \t]?(?::[ \t]?\*\*|\*\*[ \t]?:)", re.IGNORECASE
+)
+SUPERSEDED_WORDS = re.compile(r"\bsuperseded\b", re.IGNORECASE)
 MEMORY_DIR_NAMES = frozenset({"memory", "memories"})
 NOTE_SAMPLE_BYTES = 64 * 1024
 NOTE_SAMPLE_RECORDS = 5
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
 
 
-def detect_profile(store: Store, config: StoreConfig | None) -> tuple[str, str]:
-    """The store's profile and a one-line reason (shown by ``--show-files``)."""
+class Detection(NamedTuple):
+    """A store's profile, the reason with the signals seen (``--show-files``), and,
+    when the signals were thin or conflicting, why the profile is only a guess."""
+
+    profile: str
+    reason: str
+    guess: str = ""
+
+
+@dataclass
+class Signals:
+    """How many memory files carry each contract signal (broken instances count).
+
+    typed: ``<type>_<slug>.md`` names, a top-level ``type``, ``**Why:**`` /
+    ``**How to apply:**`` sections, a ``<prefix>_<slug>.md`` name on a file that
+    declares a type, a ``name`` that is the stem with ``_`` written ``-``.
+    linked: ``metadata.type``, ``name`` equal to a stem that is not ``<type>_…``,
+    wikilinks in the body, ``superseded by`` in the description; and, for the
+    store, index bullets shaped ``- [Title](file.md) — summary``."""
+
+    total: int = 0
+    typed_stem: int = 0
+    top_type: int = 0
+    sections: int = 0  # -1: not looked at
+    typed_variant: int = 0
+    meta_type: int = 0
+    name_is_stem: int = 0
+    wikilinks: int = 0
+    superseded: int = 0
+    typed_files: int = 0
+    linked_files: int = 0
+    index_entries: int = 0
+
+    def describe(self) -> str:
+        typed = _listing(
+            ("<type>_<slug>.md name", self.typed_stem),
+            ("top-level `type`", self.top_type),
+            ("Why/How sections", max(self.sections, 0)),
+            ("<prefix>_<slug>.md name or kebab `name` with a type", self.typed_variant),
+        )
+        linked = _listing(
+            ("`metadata.type`", self.meta_type),
+            ("`name` = filename", self.name_is_stem),
+            ("wikilinks", self.wikilinks),
+            ("`superseded by`", self.superseded),
+        )
+        index = f"; index bullets {self.index_entries}" if self.index_entries else ""
+        return (
+            f"signals of {self.total} {_files(self.total)}: typed {typed}; linked {linked}{index}"
+        )
+
+
+def _listing(*pairs: tuple[str, int]) -> str:
+    return ", ".join(f"{label} {count}" for label, count in pairs if count) or "none"
+
+
+def _files(count: int) -> str:
+    return "memory file" if count == 1 else "memory files"
+
+
+def store_signals(store: Store, bodies: bool = False) -> Signals:
+    """Count the contract signals of every memory file of ``store``; Why/How sections
+    only with ``bodies`` (that reads every file, which a cached run otherwise skips)."""
+    found = Signals(total=len(store.memories), sections=0 if bodies else -1)
+    for memory in store.memories:
+        frontmatter = memory.frontmatter
+        parsed = frontmatter is not None and bool(frontmatter.fields)
+        raw = ""
+        if frontmatter is not None and not parsed:  # unparseable: look at the raw lines
+            raw = (memory.file.text or "")[frontmatter.content_start : frontmatter.content_end]
+        top = memory.value("type") is not None if parsed else bool(RAW_TOP_TYPE.search(raw))
+        nested = (
+            frontmatter.nested("metadata", "type") is not None
+            if parsed
+            else bool(RAW_NESTED_TYPE.search(raw))
+        )
+        stem = memory.stem
+        typed_stem = bool(TYPED_STEM.match(stem))
+        name = memory.name.strip() if memory.name is not None else None
+        variant = (top or nested) and not typed_stem and bool(PREFIXED_STEM.match(stem))
+        variant = variant or ("_" in stem and name == stem.replace("_", "-"))
+        sections = bodies and bool(SECTION_LABEL.search(memory.file.text or "", memory.body_start))
+        name_is_stem = name == stem and not typed_stem
+        superseded = bool(SUPERSEDED_WORDS.search(memory.description or ""))
+        typed = typed_stem or top or sections or variant
+        linked = nested or name_is_stem or bool(memory.links) or superseded
+        found.typed_stem += typed_stem
+        found.top_type += top
+        found.sections += sections
+        found.typed_variant += variant
+        found.meta_type += nested
+        found.name_is_stem += name_is_stem
+        found.wikilinks += bool(memory.links)
+        found.superseded += superseded
+        found.typed_files += typed
+        found.linked_files += linked
+    index = store.index
+    if index is not None:
+        found.index_entries = sum(1 for entry in index.entries if entry.canonical)
+    return found
+
+
+def detect_profile(store: Store, config: StoreConfig | None) -> Detection:
+    """The store's profile, chosen by positive signals: a store that carries the
+    signals of a contract is held to it however broken its files are; ``freeform``
+    only when no signal of either contract is present."""
     if config is not None and config.profile:
-        return config.profile, "set in config"
+        return Detection(config.profile, "set in config")
     memories = store.memories
     total = len(memories)
     if total == 0:
         if store.notes and store.index is None:
-            return "notes", "only JSONL note stores here"
-        return "freeform", "no memory files"
-    if not any(m.has_frontmatter for m in memories):
-        return "freeform", f"none of the {total} memory files has frontmatter"
-    typed = sum(1 for m in memories if TYPED_STEM.match(m.stem))
-    if typed * 2 > total:
-        return "typed", f"{typed} of {total} memory files are named <type>_<slug>.md"
-    flat = sum(1 for m in memories if _flat_type(m))
-    if flat * 2 > total:
-        return "typed", (
-            f"{flat} of {total} memory files keep a memory `type` at the top level "
-            "(the typed layout; linked stores use `metadata.type`)"
-        )
-    same = sum(1 for m in memories if m.name is not None and m.name.strip() == m.stem)
-    if same * 2 > total:
-        return "linked", f"{same} of {total} memory files have `name` equal to their filename"
-    if any(m.supersession is not None for m in memories):
-        return "linked", "uses `superseded by [[…]]`"
-    return "freeform", (
-        f"fits no contract: {typed} of {total} files typed, {same} with `name` = filename"
+            return Detection("notes", "only JSONL note stores here")
+        return Detection("freeform", "no memory files")
+    signals = store_signals(store)
+    seen = signals.describe()
+    if signals.typed_stem * 2 > total:
+        why = _share(signals.typed_stem, total, "is named", "are named") + " <type>_<slug>.md"
+        guess = ""
+        if not (signals.top_type or signals.meta_type):
+            guess = "signals are thin: only the filenames, no memory type in any frontmatter"
+        return Detection("typed", f"{why}; {seen}", guess)
+    if signals.name_is_stem * 2 > total and signals.name_is_stem > signals.top_type:
+        why = _share(signals.name_is_stem, total, "has", "have") + " `name` equal to the filename"
+        return Detection("linked", f"{why}; {seen}")
+    if signals.top_type * 2 > total:
+        why = _share(signals.top_type, total, "keeps", "keep") + " a memory `type` at the top level"
+        return Detection("typed", f"{why}; {seen}")
+    if any(memory.supersession is not None for memory in memories):
+        return Detection("linked", f"uses `superseded by [[…]]`; {seen}")
+    signals = store_signals(store, bodies=True)
+    seen = signals.describe()
+    typed, linked = signals.typed_files, signals.linked_files
+    if typed == linked == 0:
+        if signals.index_entries:
+            why = "only the index has the linked shape (`- [Title](file.md) — summary`)"
+            return Detection("linked", f"{why}; {seen}", "signals are thin: " + why)
+        return Detection("freeform", f"no contract signal; {seen}")
+    profile = "typed" if typed >= linked else "linked"
+    why = f"{_share(typed, total, 'carries', 'carry')} typed signals, {linked} linked signals" + (
+        "; a tie reads as typed, the contract with more checks" if typed == linked else ""
     )
+    if total == 1:
+        guess = "signals are thin: one memory file"
+    else:
+        guess = "no signal is shared by most files" if typed and linked else "signals are thin"
+    return Detection(profile, f"{why}; {seen}", f"{guess} ({why})")
 
 
-def _flat_type(memory) -> bool:
-    return memory.value("type") in MEMORY_TYPES
+def _share(count: int, total: int, one: str, many: str) -> str:
+    """``2 of 3 memory files have`` / ``1 of 1 memory file has``."""
+    return f"{count} of {total} {_files(total)} {one if count == 1 else many}"
 
 
 def _open_regular(path: str) -> int | None:

@@ -259,7 +259,7 @@ class Discovery:
             store.defer_memories(parse_memories)
             return store
         store.memories = parse_memories()
-        store.profile, store.profile_reason = detect_profile(store, config)
+        store.profile, store.profile_reason, store.profile_guess = detect_profile(store, config)
         return store
 
     def _load_loose_notes(self) -> list[Store]:

@@ -79,7 +79,8 @@ class SnapshotDiscovery(Discovery):
                 store.memories.append(load_memory(source))
         store.files.sort(key=lambda s: s.rel)
         store.memories.sort(key=lambda m: m.file.rel)
-        store.profile, store.profile_reason = detect_profile(store, self.configured.get(plan.root))
+        detected = detect_profile(store, self.configured.get(plan.root))
+        store.profile, store.profile_reason, store.profile_guess = detected
         return store
 
     def reset(self) -> None:

@@ -180,6 +180,7 @@ class Store:
     reason: str
     profile: str = "freeform"
     profile_reason: str = ""
+    profile_guess: str = ""  # why the profile is a guess (thin or conflicting signals)
     index_entry: Skipped | None = None
     files: list[SourceFile] = field(default_factory=list)
     notes: list[SourceFile] = field(default_factory=list)

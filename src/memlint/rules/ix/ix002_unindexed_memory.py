@@ -1,6 +1,10 @@
 """## What it does
 Reports a memory file that no `MEMORY.md` entry links to.
 
+In a `linked` store with no `MEMORY.md` at all, every memory file is
+reported (seed 001: "the index and the files must agree in both
+directions"); IX001 offers to create the index.
+
 ## Why is this bad?
 The agent discovers memories through the index. An unindexed file is never
 loaded: the fact it holds is lost although it is on disk.
@@ -45,14 +49,19 @@ Use instead:
 ```
 
 ## Fix safety
-Safe: the fix appends one entry line at the end of the index, built from the
-memory's `name` (or filename) and `description`, in the index's own line
-ending style. No existing line changes.
+Safe: the fix appends one entry line at the end of the index, built from
+the memory's `name` (or filename) and `description`, in the index's own
+line ending style. No existing line changes. Without an index there is no
+fix here: IX001's fix creates the index with every entry.
 """
+
+import os
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.resolve import append_edit, entry_line, indexed_memories
+
+INDEX_NAME = "MEMORY.md"
 
 META = RuleMeta(
     code="IX002",
@@ -67,6 +76,8 @@ META = RuleMeta(
 
 def check(ctx, store):
     if store.index is None:
+        if store.profile == "linked" and _no_index_at_all(store):
+            yield from _unindexed_without_index(ctx, store)
         return
     indexed = indexed_memories(store)
     for memory in store.memories:
@@ -76,3 +87,24 @@ def check(ctx, store):
         fix = Fix.safe(f"Append `{line}` to MEMORY.md", append_edit(store, [line]))
         message = f"`{memory.file.rel}` has no entry in MEMORY.md, so the agent never loads it"
         yield ctx.report(memory.file, 0, 0, message, fix)
+
+
+def _no_index_at_all(store) -> bool:
+    """No ``MEMORY.md`` of any kind (not even unreadable, a link or excluded)."""
+    if store.index_entry is not None:
+        return False
+    top_level = {s.rel for s in store.files} | set(store.excluded)
+    return INDEX_NAME not in top_level and not any(
+        os.path.basename(s.path) == INDEX_NAME for s in store.skipped
+    )
+
+
+def _unindexed_without_index(ctx, store):
+    """The linked contract: "the index and the files must agree in both directions",
+    so a store without an index leaves every memory unindexed (IX001 creates it)."""
+    for memory in store.memories:
+        message = (
+            f"`{memory.file.rel}` has no entry: the store has no MEMORY.md, and in a linked "
+            "store the index and the files must agree"
+        )
+        yield ctx.report(memory.file, 0, 0, message)

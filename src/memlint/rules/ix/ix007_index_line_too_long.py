@@ -3,6 +3,9 @@ Reports an index entry line longer than 150 characters (configurable with
 `max-length`). Characters are counted, not bytes, so CJK text is not
 penalized for its UTF-8 size.
 
+Applies wherever the index is a Claude Code index: in `typed` and
+`freeform` stores, and in `linked` stores kept under a `.claude` folder.
+
 ## Why is this bad?
 The typed contract allows one short line per entry: the index is loaded into
 every session, and long summaries eat the load budget that other entries
@@ -36,8 +39,10 @@ reviews every schema change. Prefers small PRs and short meetings.
 No fix: shortening a summary needs judgement.
 """  # noqa: E501 (the example line must exceed 150 characters)
 
+import os
+
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 
 META = RuleMeta(
     code="IX007",
@@ -45,15 +50,25 @@ META = RuleMeta(
     summary="Index entry line is longer than 150 characters",
     severity=Severity.WARNING,
     scope=Scope.INDEX,
-    profiles=TYPED,
+    profiles=MARKDOWN_PROFILES,
     options={"max-length": 150},
 )
 
 
 def check(ctx, index):
+    if not is_claude_code_index(ctx.store):
+        return
     limit = int(ctx.options["max-length"])
     for entry in index.entries:
         length = entry.line_end - entry.line_start
         if length > limit:
             message = f"index entry is {length} characters long (limit {limit})"
             yield ctx.report(index.file, entry.line_start + limit, entry.line_end, message)
+
+
+def is_claude_code_index(store) -> bool:
+    """Whether Claude Code loads this store's ``MEMORY.md``: the typed layout, an index
+    that follows no other contract, or any store kept under a ``.claude`` folder."""
+    if store.profile != "linked":
+        return True
+    return ".claude" in store.root.split(os.sep)

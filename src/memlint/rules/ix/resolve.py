@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass
 
 from memlint.diagnostics import Edit
-from memlint.sources.index import IndexEntry, escape_reason
+from memlint.sources.index import SCHEME, IndexEntry, escape_reason
 from memlint.store import Memory, Store, fold
 
 HREF_UNSAFE = re.compile(r"[\s()<>%#?\[\]\\\x00-\x1f\x7f]")
@@ -104,8 +104,10 @@ def link_title(text: str) -> str:
 
 
 def link_href(rel: str) -> str:
-    """``rel`` made safe as a link destination (characters the parser would split on encoded)."""
-    return HREF_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), rel)
+    """``rel`` made safe as a link destination (characters the parser would split on
+    encoded; ``./`` before a name that would read as a URL scheme, ``co:lon.md``)."""
+    href = HREF_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), rel)
+    return "./" + href if SCHEME.match(href) else href
 
 
 def entry_line(memory: Memory) -> str:

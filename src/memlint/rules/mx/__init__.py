@@ -3,4 +3,5 @@
 RULES = (
     "mx001_unused_suppression",
     "mx002_rule_crashed",
+    "mx003_guessed_profile",
 )

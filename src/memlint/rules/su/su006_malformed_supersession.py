@@ -8,7 +8,9 @@ builds are pruned`) is not reported.
 
 ## Why is this bad?
 Only the exact prefix marks a memory as retired: agents keep treating this
-one as current, and no rule checks that its successor exists.
+one as current, and no rule checks that its successor exists. Seed 001 makes
+a successor that cannot be resolved "an ERROR and it gates", so this is an
+error too: a retirement whose successor is not a checkable wikilink.
 
 ## Example
 ```memlint-bad path=coffee.md
@@ -57,7 +59,7 @@ META = RuleMeta(
     code="SU006",
     name="malformed-supersession",
     summary="Description marks a supersession in a form readers do not recognize",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     scope=Scope.MEMORY,
     profiles=LINKED,
     local=True,
