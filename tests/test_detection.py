@@ -77,6 +77,19 @@ MEMORY = "---\nname: {name}\ndescription: d\n{type}---\nBody\n"
         ({"notes.md": "no frontmatter\n"}, "freeform"),
         ({"notes.md": MEMORY.format(name="Notes", type="metadata:\n  type: user\n")}, "linked"),
         ({"notes.md": "---\ndescription: d\n---\nBody\n"}, "freeform"),
+        # unparseable frontmatter still shows where the type is kept
+        ({"a.md": '---\ndescription: "x" y\nmetadata:\n  type: user\n---\n'}, "linked"),
+        ({"a.md": '---\ndescription: "x" y\ntype: user\n---\n'}, "typed"),
+        # non-standard prefixes and kebab names with complete frontmatter (issue 18.5)
+        (
+            {
+                f"decision_{n}.md": MEMORY.format(
+                    name=f"decision-{n}", type="metadata:\n  type: project\n"
+                )
+                for n in ("a", "b")
+            },
+            "typed",
+        ),
     ],
 )
 def test_small_stores(tmp_path, files, profile):

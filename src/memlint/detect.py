@@ -18,7 +18,7 @@ PREFIXED_STEM = re.compile(r"[a-z][a-z0-9]{1,20}_.")
 TYPE_LINE = re.compile(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['\"]?\s*$", re.M)
 RAW_TOP_TYPE = re.compile(r"^type[ \t]*:", re.M)
 RAW_NESTED_TYPE = re.compile(
-    r"^metadata[ \t]*:[ \t]*\r?\n(?:[ \t]+.*\r?\n)*?[ \t]+type[ \t]*:", re.M
+    r"^metadata[ \t]*:[ \t]*\r?\n(?:[ \t][^\n]*\n)*?[ \t]+type[ \t]*:", re.M
 )
 SECTION_LABEL = re.compile(
     r"\*\*[ \t]?(?:why|how to apply)[ \t]?(?::[ \t]?\*\*|\*\*[ \t]?:)", re.IGNORECASE
