@@ -363,35 +363,32 @@ def test_session_start_without_auto_memory_says_nothing(project):
     assert run_hook(project, payload("session_start.json", project)) == (0, "", "")
 
 
-def _transcript(root: Path, path: Path, original) -> Path:
+def _transcript(root: Path, *writes: tuple[Path, str | None]) -> Path:
+    """A session transcript with one Edit call and its result per ``(path, originalFile)``."""
     transcript = root.parent / "home" / "transcript.jsonl"
-    use = {
-        "type": "assistant",
-        "message": {
-            "role": "assistant",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": "toolu_1",
-                    "name": "Edit",
-                    "input": {"file_path": str(path)},
-                }
-            ],
-        },
-    }
-    result = {
-        "type": "user",
-        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1"}]},
-        "toolUseResult": {"filePath": str(path), "originalFile": original},
-    }
-    transcript.write_text(json.dumps(use) + "\n" + json.dumps(result) + "\n")
+    records = []
+    for number, (path, original) in enumerate(writes):
+        tool_id = f"toolu_{number}"
+        use = {"type": "tool_use", "id": tool_id, "name": "Edit", "input": {"file_path": str(path)}}
+        records.append({"type": "assistant", "message": {"role": "assistant", "content": [use]}})
+        records.append(
+            {
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": tool_id}],
+                },
+                "toolUseResult": {"filePath": str(path), "originalFile": original},
+            }
+        )
+    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
     return transcript
 
 
 def test_stop_is_blocked_once_while_the_session_left_an_error(project):
     broken = GOOD.replace("before landing\ntype", ": x: y\ntype")
     path = write(project, "memory/feedback_tests.md", broken)
-    transcript = _transcript(project, path, GOOD)
+    transcript = _transcript(project, (path, GOOD))
     code, out, _ = run_hook(
         project, payload("stop.json", project, TRANSCRIPT=str(transcript), ACTIVE=False)
     )
@@ -406,7 +403,7 @@ def test_stop_is_blocked_once_while_the_session_left_an_error(project):
 def test_stop_does_not_blame_errors_the_file_had_before_the_session(project):
     broken = GOOD.replace("before landing\ntype", ": x: y\ntype")
     path = write(project, "memory/feedback_tests.md", broken + "More.\n")
-    transcript = _transcript(project, path, broken)
+    transcript = _transcript(project, (path, broken))
     data = payload("stop.json", project, TRANSCRIPT=str(transcript), ACTIVE=False)
     assert run_hook(project, data) == (0, "", "")
 
@@ -433,3 +430,12 @@ def test_help_and_a_terminal_never_wait_for_an_event(project):
         os.close(follower)
     assert result.returncode == 0
     assert result.stderr.startswith(b"memlint: hook: reads one Claude Code hook event")
+
+
+def test_stop_blames_a_new_file_only_for_its_own_errors(project):
+    broken = GOOD.replace("before landing\ntype", ": x: y\ntype")
+    old = write(project, "memory/feedback_tests.md", broken + "More.\n")
+    new = write(project, "memory/reference_dev_env.md", STORE["memory/reference_dev_env.md"])
+    transcript = _transcript(project, (new, None), (old, broken))
+    data = payload("stop.json", project, TRANSCRIPT=str(transcript), ACTIVE=False)
+    assert run_hook(project, data) == (0, "", "")

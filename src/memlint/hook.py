@@ -177,25 +177,27 @@ class _Linter:
         self.rules = None
         self.store = None
 
-    def lint(self, content: bytes | None = None) -> list:
-        """Every finding of the store (all files reported on); ``content`` replaces the
-        path's bytes (the file need not exist). Empty when the path is in no store."""
+    def lint(self, overrides: dict[str, bytes] | None = None) -> list:
+        """Every finding of the store holding the path (all its files reported on), with
+        the files of ``overrides`` read as those bytes (they need not exist), as
+        ``--stdin-filename`` does. Empty when the path is in no store."""
         from memlint.discovery import Discovery, UsageError
         from memlint.engine import lint_store, selected_rules
 
         finder = Discovery(self.settings, self.cwd, _read_only_caches(self.settings))
+        overrides = overrides or {}
         try:
-            if content is not None:
-                finder.add_override(self.path, content)
-            elif os.path.lexists(self.path):
-                finder.add_path(self.path)
-            else:  # a file about to be created: its store as it is
-                finder.add_path(os.path.dirname(self.path))
+            for path, data in overrides.items():
+                finder.add_override(path, data)
+            if self.path not in overrides:  # a file about to be created: its folder
+                exists = os.path.lexists(self.path)
+                finder.add_path(self.path if exists else os.path.dirname(self.path))
         except UsageError:
             return []
         for plan in finder.plans.values():
             plan.report_all()
         found = []
+        self.store = None
         for store in finder.load():
             if not store.reports_on(self.path) or not _holds(store, self.path):
                 continue
@@ -330,7 +332,7 @@ def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -
     now = _current_bytes(path)
     before_text = previous_content(tool, tool_input, response, _decoded(now))
     if isinstance(before_text, str):
-        before = linter.lint(before_text.encode("utf-8", "surrogatepass"))
+        before = linter.lint({path: before_text.encode("utf-8", "surrogatepass")})
         new = new_findings(before, after)
     else:  # the file is new, or its old content unknown: its own findings are all new
         new = [d for d in after if d.path == path]
@@ -392,7 +394,7 @@ def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
     if content is None:
         return 0  # the tool itself will refuse the edit
     linter = _Linter(path, cwd)
-    after = linter.lint(content.encode("utf-8", "surrogatepass"))
+    after = linter.lint({path: content.encode("utf-8", "surrogatepass")})
     after = [d for d in after if d.code in CERTAIN_BREAKAGE]
     if linter.store is None or not after:
         return 0
@@ -486,21 +488,32 @@ def _stop(event: dict, cwd: str) -> int:
     transcript = event.get("transcript_path")
     if not isinstance(transcript, str):
         return 0
-    written = session_writes(transcript, cwd)
+    remaining = session_writes(transcript, cwd)
     messages = []
-    for path, original in written.items():
-        linter = _Linter(path, cwd)
-        after = [d for d in linter.lint() if d.path in written]
+    store = None
+    while remaining:  # one store at a time: linted as it is, and as the session found it
+        first = next(iter(remaining))
+        mine = {first: remaining.pop(first)}
+        linter = _Linter(first, cwd)
+        after = linter.lint()
         if linter.store is None:
             continue
-        before = linter.lint(original.encode("utf-8", "surrogatepass")) if original else []
-        new = new_findings(before, after) if original is not None else after
+        if not any(d.severity is Severity.ERROR for d in after):
+            continue
+        store = linter.store
+        held = {s.path for s in (*store.files, *store.notes)}
+        mine.update((p, remaining.pop(p)) for p in list(remaining) if p in held)
+        known = {p: o.encode("utf-8", "surrogatepass") for p, o in mine.items() if o is not None}
+        before = linter.lint(known) if known else []
+        new = new_findings(
+            [d for d in before if d.path in known], [d for d in after if d.path in known]
+        )
+        new += [d for d in after if d.path in mine and d.path not in known]
         messages.extend(d for d in new if d.severity is Severity.ERROR)
     if not messages:
         return 0
-    unique = {(_key(d), d.range.start.line): d for d in messages}
     head = "memlint: memory files written in this session still have errors; fix them first"
-    reason = _capped(agent_report(list(unique.values()), head, linter.store, cwd))
+    reason = _capped(agent_report(messages, head, store, cwd))
     _emit_json({"decision": "block", "reason": reason})
     return 0
 
