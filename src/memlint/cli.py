@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         from memlint.ruledoc import run_rule_command
 
         return run_rule_command(args)
-    from memlint.run import run_check
+    from memlint.run import OutputError, run_check
 
     # A run builds one large, long-lived object graph and leaves next to no cyclic
     # garbage (under 600 unreachable objects at the end of any run measured, the
@@ -199,6 +199,11 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         return run_check(args)
+    except OutputError as exc:
+        from memlint.textutil import escape
+
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
     finally:
         gc.enable()
 
@@ -207,12 +212,22 @@ def entry() -> None:
     """The ``memlint`` command: ``main``, then exit without freeing every object one
     by one (a large store is millions of them: at 10,000 files that teardown took
     0.37 s of a 4 s run). Output is flushed first; if a worker process is still
-    alive, the interpreter exits normally and waits for it."""
-    status = main()
+    alive, the interpreter exits normally and waits for it.
+
+    When the reader of the output goes away (``memlint rule --all | head -1``),
+    memlint stops quietly, as ruff does: no traceback, no "Exception ignored"."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with the descriptor closed (``>&-``)
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+    status = None
     try:
+        status = main()
         sys.stdout.flush()
         sys.stderr.flush()
-    except BrokenPipeError:  # the reader went away (``memlint check | head``)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):  # what is still buffered goes nowhere
+            os.dup2(devnull, stream.fileno())
         status = status or EXIT_ERROR
     multiprocessing = sys.modules.get("multiprocessing")
     if multiprocessing is not None and multiprocessing.active_children():

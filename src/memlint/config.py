@@ -8,7 +8,9 @@ v0.12) is skipped with a notice. Command-line options override every file.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass, field, replace
 
 from memlint.diagnostics import Severity
@@ -165,12 +167,19 @@ def _has_tool_table(path: str) -> bool:
         return False
 
 
+def _read_regular(path: str) -> bytes:
+    """A regular file's bytes (links followed); a FIFO or device is refused, never waited on."""
+    with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        return handle.read()
+
+
 def _read_toml(path: str) -> dict:
     import tomllib
 
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
+        return tomllib.loads(_read_regular(path).decode("utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
 

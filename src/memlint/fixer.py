@@ -14,6 +14,7 @@ import difflib
 import hashlib
 import itertools
 import os
+import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -148,6 +149,11 @@ def fix_paths(
     frozen: dict[str, str] = {}
     while True:
         outcome = _converge(finder, settings, rules, unsafe, frozen)
+        outcome.errors += [  # a file the user protected fails the run, as a failed write does
+            f"{escape(finder.display(path))}: {reason}"
+            for path, reason in frozen.items()
+            if reason == writer.READ_ONLY
+        ]
         if not write or not outcome.changes:
             return outcome
         _remove_stale_temps(outcome.stores, outcome.warnings)
@@ -430,7 +436,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
     from memlint.discovery import UsageError
     from memlint.engine import CRASH_CODE
-    from memlint.run import emit_report, report_text
+    from memlint.run import emit_report, report_barren_paths, report_text
 
     try:
         outcome = fix_paths(
@@ -444,6 +450,8 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
+    if report_barren_paths(args.paths, outcome.stores):
+        return EXIT_ERROR
     for message in [] if args.silent else outcome.warnings:
         print(f"memlint: warning: {message}", file=sys.stderr)
     for message in outcome.errors:
@@ -455,6 +463,8 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
         new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
         sys.stdout.flush()
         sys.stdout.buffer.write(new)
+        if len(stdin[1]) > settings.max_file_size:  # read up to the cap: echo it all, unchanged
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
     report_stream = sys.stderr if stdin is not None else sys.stdout
     if args.diff:

@@ -36,6 +36,8 @@ TOOLS = ("Write", "Edit", "MultiEdit")
 INDEX_NAME = "MEMORY.md"
 MAX_EVENT = 32 * 1024 * 1024  # Write events carry the whole content
 MAX_TRANSCRIPT = 64 * 1024 * 1024
+# Opening never follows a link nor waits on a FIFO; fstat then requires a regular file.
+REGULAR_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 REPORT_LINES = 20
 OUTPUT_CAP = 9_000  # Claude Code cuts hook output at 10,000 characters
 ABSENT = object()  # the file did not exist before the write
@@ -250,9 +252,9 @@ def _current_bytes(path: str) -> bytes | None:
     import stat
 
     try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None
-        with open(path, "rb") as handle:
+        with open(os.open(path, REGULAR_FLAGS), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
             return handle.read(MAX_EVENT + 1)
     except OSError:
         return None
@@ -525,9 +527,9 @@ def session_writes(transcript: str, cwd: str) -> dict[str, str | None]:
     import stat
 
     try:
-        if not stat.S_ISREG(os.lstat(transcript).st_mode):
-            return {}
-        with open(transcript, "rb") as handle:
+        with open(os.open(transcript, REGULAR_FLAGS), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return {}
             data = handle.read(MAX_TRANSCRIPT)
     except OSError:
         return {}

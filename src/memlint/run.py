@@ -125,6 +125,8 @@ def run_check(args) -> int:
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
+    if report_barren_paths(args.paths, stores):
+        return EXIT_ERROR
     if args.show_files:
         sys.stdout.write(files_text(stores))
         return EXIT_OK
@@ -154,6 +156,32 @@ def run_check(args) -> int:
         return EXIT_OK
     failing = any(d.severity >= settings.fail_on for d in diagnostics)
     return EXIT_FAIL if failing else EXIT_OK
+
+
+def report_barren_paths(paths: list[str], stores) -> bool:
+    """Print an error for each folder named on the command line that yields no store
+    (a link to a folder is never followed, so it yields none); whether there was one.
+    Files are left alone: pre-commit names every changed Markdown file, memories or not."""
+    cwd = os.getcwd()
+    roots = [store.root for store in stores]
+    barren = False
+    for raw in paths:
+        path = os.path.normpath(os.path.join(cwd, raw))
+        if raw == "-" or not os.path.isdir(path):
+            continue
+        if os.path.islink(path):
+            reason = "is a symbolic link, which memlint never follows; name the folder itself"
+        elif any(_nested(root, path) or _nested(path, root) for root in roots):
+            continue
+        else:
+            reason = "holds no memory store (a folder with MEMORY.md, memory files or notes)"
+        print(f"memlint: error: {escape(raw)}: {reason}", file=sys.stderr)
+        barren = True
+    return barren
+
+
+def _nested(inner: str, outer: str) -> bool:
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
 
 
 def _check_report_options(args) -> None:
@@ -226,7 +254,12 @@ def read_stdin(args, settings: Settings) -> tuple[str, bytes] | None:
         return None
     if not args.stdin_filename:
         raise UsageError("reading stdin (`-`) needs --stdin-filename PATH inside a store")
-    data = sys.stdin.buffer.read(settings.max_file_size + 1)
+    if sys.stdin is None:
+        raise UsageError("stdin is closed; nothing to read for `-`")
+    try:
+        data = sys.stdin.buffer.read(settings.max_file_size + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read stdin: {exc.strerror or exc}") from None
     return args.stdin_filename, data
 
 
@@ -240,11 +273,18 @@ def _result_caches(args, settings: Settings):
     return CacheSet(directory, config_key(settings, os.getcwd()))
 
 
+class OutputError(Exception):
+    """The report could not be written where ``-o`` asked."""
+
+
 def _emit(output: str, output_file: str | None, stream=None) -> None:
     """Write ``output`` to ``output_file``, else to ``stream`` (default stdout)."""
     if output_file:
-        with open(output_file, "w", encoding="utf-8", newline="") as handle:
-            handle.write(output)
+        try:
+            with open(output_file, "w", encoding="utf-8", newline="") as handle:
+                handle.write(output)
+        except OSError as exc:
+            raise OutputError(f"cannot write {output_file}: {exc.strerror or exc}") from None
     else:
         (stream or sys.stdout).write(output)
 

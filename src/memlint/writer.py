@@ -27,6 +27,7 @@ from memlint.store import fold
 TEMP_PREFIX = ".memlint-"
 TEMP_NAME = re.compile(r"\.memlint-[0-9a-f]{16}\.tmp")
 NOTES_SUFFIX = ".jsonl"
+READ_ONLY = "is read-only (no write permission for its owner); not changing it"
 
 
 class WriteError(Exception):
@@ -81,7 +82,13 @@ def check_target(root: str, path: str, expected: bytes | None) -> os.stat_result
         raise WriteError(path, "not a regular file")
     if st.st_nlink > 1:
         raise WriteError(path, "has other hard links; not splitting them")
-    if digest(read_bytes(path)) != digest(expected):
+    if not st.st_mode & stat.S_IWUSR:  # not os.access: root may write anything
+        raise WriteError(path, READ_ONLY)
+    try:
+        data = read_bytes(path)
+    except OSError as exc:
+        raise WriteError(path, f"cannot read ({exc.strerror or exc})") from None
+    if digest(data) != digest(expected):
         raise WriteError(path, "changed during the run; left as it is")
     return st
 
@@ -110,8 +117,12 @@ def ensure_absent(path: str, allow: str | None = None) -> None:
 
 
 def read_bytes(path: str) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    """The bytes of the regular file ``path``; never waits on a FIFO or follows a link
+    (``OSError`` otherwise)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
         chunks = []
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
@@ -141,7 +152,7 @@ def _write_temp(directory: str, data: bytes, mode: int) -> str:
 
 def _fsync_dir(directory: str) -> None:
     try:
-        fd = os.open(directory, os.O_RDONLY)
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         return
     try:
