@@ -81,3 +81,22 @@ def test_a_draft_on_stdin(tmp_path):
     assert code == 1
     assert out.startswith("mem/user_tea.md:3 FM003 ")
     assert "— fix: quote the value" in out
+
+
+def test_the_fix_command_for_a_draft_reads_the_draft(tmp_path):
+    write_files(tmp_path, STORE)
+    draft = b"---\nname: user_tea\ndescription: tea\ntype: user\n---\nGreen."
+    code, out, _ = check(
+        tmp_path,
+        "--output-format",
+        "agent",
+        "--stdin-filename",
+        "mem/user_tea.md",
+        "-",
+        stdin=draft,
+    )
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        "Apply the safe fixes: memlint check --fix --stdin-filename mem/user_tea.md - < DRAFT"
+        " (prints the fixed text)"
+    )

@@ -211,6 +211,7 @@ def report_text(args, settings: Settings, diagnostics, stores, rules, *, fixed=N
                 show_fixes=args.show_fixes,
                 unsafe_fixes=args.unsafe_fixes,
                 rule_codes=_listed_rules(args.output_format, rules, settings),
+                stdin_filename=args.stdin_filename if "-" in args.paths else None,
             )
             output = render(args.output_format, diagnostics, ctx)
     if text_format and args.show_fixes and fixed is not None:

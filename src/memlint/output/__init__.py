@@ -75,3 +75,4 @@ class RenderContext:
     show_fixes: bool = False
     unsafe_fixes: bool = False
     rule_codes: tuple[str, ...] = ()
+    stdin_filename: str | None = None  # the file stdin was linted as

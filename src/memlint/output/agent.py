@@ -108,7 +108,13 @@ def render_agent(diagnostics: list[Diagnostic], ctx) -> str:
             if d.fix is not None and d.fix.edits and d.fix.applicability is Applicability.SAFE
         }
     )
-    if fixable:
+    if fixable and ctx.stdin_filename:
+        draft = shlex.quote(escape(ctx.stdin_filename))
+        out.append(
+            f"Apply the safe fixes: memlint check --fix --stdin-filename {draft} - < DRAFT"
+            " (prints the fixed text)\n"
+        )
+    elif fixable:
         if len(fixable) > 10:  # the folder that holds them all (fixes apply to its stores)
             fixable = [os.path.commonpath(fixable)]
         paths = " ".join(shlex.quote(escape(p)) for p in fixable)
