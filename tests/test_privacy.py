@@ -90,7 +90,9 @@ MUST_FLAG = {
         "arn:aws:iam::" + rand(string.digits, 12) + ":role/deploy",
         "chat id -1009876543210",
         "call 13812345678.",
+        "account 4930123456 and 4930000001",
     ],
+    "PV007": ["card 4111 1111 1111 1111 on file"],
 }
 MUST_NOT_FLAG = [
     "fixed in commit 3f786850e387550fdab836ed7e6dc881de23001b",
@@ -132,7 +134,8 @@ MUST_NOT_FLAG = [
     "The API token is stored in the keychain; set the password: required",
     "postgres://user:password@localhost/db and http://localhost:8080@x",
     "root@192.168.88.13 over ssh",
-    "call +1-202-555-0143 or card 4111 1111 1111 1111 or 123-45-6789",
+    "call +1-202-555-0143 or 123-45-6789",
+    "placeholders 0000000000, 1234567890, 9876543210, 4930000000000 and 8613800000000",
     "tokens: 1500000 and 3.14159265358979",
     "Customer [REDACTED] asked for a refund.",
 ]
@@ -143,6 +146,7 @@ DETECTORS = {
     "PV004": privacy.find_emails,
     "PV005": privacy.find_home_paths,
     "PV006": privacy.find_numeric_ids,
+    "PV007": privacy.find_cards,
 }
 
 

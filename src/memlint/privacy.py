@@ -462,9 +462,104 @@ def find_numeric_ids(text: str, min_digits: int = 10) -> list[Finding]:
         sentence_end = after in ".," and (end + 1 >= len(text) or text[end + 1] in " \n")
         if after in GLUE_AFTER and not sentence_end:
             continue
-        if before != "-" and is_timestamp_like(match.group()):
+        digits = match.group()
+        if before != "-" and is_timestamp_like(digits):
+            continue
+        if is_placeholder_number(digits) or is_card_number(digits):  # cards: PV007
             continue
         found.append(Finding(start, end, "numeric identifier"))
+    return found
+
+
+def is_placeholder_number(digits: str) -> bool:
+    """``0000000000``, ``1234567890`` / ``9876543210``, or a country or area code of up
+    to five digits followed by one digit repeated (``4930000000``, ``8613800000000``)."""
+    if len(set(digits)) == 1 or digits in ASCENDING or digits in DESCENDING:
+        return True
+    tail = digits[-1]
+    run = len(digits) - len(digits.rstrip(tail))
+    return run >= 6 and len(digits) - run <= 5
+
+
+ASCENDING = "1234567890" * 3
+DESCENDING = "9876543210" * 3
+
+# --- payment cards ---------------------------------------------------------------------------
+
+# 13-19 digits, bare or grouped by one kind of separator (space or hyphen) as cards are
+# printed: 4-4-4-4-1..3, 4-4-4-1..7, 4-6-4/5 (Diners, Amex), 6-13.
+CARD = re.compile(
+    r"(?<![0-9A-Za-z_])(?:[0-9]{13,19}"
+    r"|[0-9]{4}(?P<s3>[ -])[0-9]{4}(?P=s3)[0-9]{4}(?P=s3)[0-9]{4}(?P=s3)[0-9]{1,3}"
+    r"|[0-9]{4}(?P<s1>[ -])[0-9]{4}(?P=s1)[0-9]{4}(?P=s1)[0-9]{1,7}"
+    r"|[0-9]{4}(?P<s2>[ -])[0-9]{6}(?P=s2)[0-9]{4,5}"
+    r"|[0-9]{6}(?P<s4>[ -])[0-9]{13})(?![0-9A-Za-z_])"
+)
+FOUR_DIGITS = re.compile(r"[0-9]{4}")
+# Issuer prefixes (IIN ranges) and the lengths each issues: (low, high, lengths).
+CARD_ISSUERS = (
+    ("4", "4", (13, 16, 19)),  # Visa
+    ("51", "55", (16,)),  # Mastercard
+    ("2221", "2720", (16,)),  # Mastercard 2-series
+    ("34", "34", (15,)),  # American Express
+    ("37", "37", (15,)),
+    ("6011", "6011", (16, 17, 18, 19)),  # Discover
+    ("644", "649", (16, 17, 18, 19)),
+    ("65", "65", (16, 17, 18, 19)),
+    ("300", "305", (14, 15, 16, 17, 18, 19)),  # Diners Club
+    ("36", "36", (14, 15, 16, 17, 18, 19)),
+    ("38", "39", (16, 17, 18, 19)),
+    ("3528", "3589", (16, 17, 18, 19)),  # JCB
+    ("62", "62", (16, 17, 18, 19)),  # UnionPay
+    ("2200", "2204", (16, 17, 18, 19)),  # Mir
+    ("50", "50", (13, 14, 15, 16, 17, 18, 19)),  # Maestro
+    ("56", "58", (13, 14, 15, 16, 17, 18, 19)),
+    ("67", "67", (13, 14, 15, 16, 17, 18, 19)),
+)
+
+
+def luhn_valid(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = ord(char) - 48
+        if position % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def card_issuer_known(digits: str) -> bool:
+    for low, high, lengths in CARD_ISSUERS:
+        if len(digits) in lengths and low <= digits[: len(low)] <= high:
+            return True
+    return False
+
+
+def is_card_number(digits: str) -> bool:
+    """13-19 digits, Luhn-valid, with a known issuer prefix for their length. Unix times
+    (seconds to nanoseconds, 2000 to 2039) start with 1 or 20-21: no issuer uses those."""
+    return 13 <= len(digits) <= 19 and card_issuer_known(digits) and luhn_valid(digits)
+
+
+def find_cards(text: str, allow: Iterable[str] = ()) -> list[Finding]:
+    """Payment card numbers, bare or grouped, glued to punctuation or not; a decimal
+    fraction (``0.4242…``), a dotted version or an ``#`` issue number is not one.
+    ``allow``: numbers (digits only) not to report, such as a documented test card."""
+    if FOUR_DIGITS.search(text) is None:
+        return []
+    allowed = frozenset(allow)
+    found = []
+    for match in CARD.finditer(text):
+        start, end = match.span()
+        before = text[start - 1] if start else " "
+        if before == "#" or (before == "." and start >= 2 and text[start - 2].isdigit()):
+            continue
+        if end + 1 < len(text) and text[end] == "." and text[end + 1].isdigit():
+            continue
+        digits = "".join(char for char in match.group() if char.isdigit())
+        if digits in allowed or not is_card_number(digits):
+            continue
+        found.append(Finding(start, end, "payment card number"))
     return found
 
 
@@ -482,6 +577,7 @@ def all_findings(text: str) -> list[Finding]:
         *find_emails(text),
         *find_home_paths(text),
         *find_numeric_ids(text),
+        *find_cards(text),
     ]
     return _without_overlaps(found)
 

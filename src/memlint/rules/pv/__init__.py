@@ -7,4 +7,5 @@ RULES = (
     "pv004_email_address",
     "pv005_home_path",
     "pv006_numeric_identifier",
+    "pv007_payment_card",
 )

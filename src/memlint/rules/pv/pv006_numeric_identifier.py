@@ -20,8 +20,11 @@ A customer asked for a refund; the account number is in the support ticket.
 Unsafe: replaces the digits with the redaction marker. Note stores get no fix.
 Not reported: digits glued to letters, dots, slashes or dashes (hashes, UUIDs,
 versions, decimals, URLs), Unix times in seconds or milliseconds between 2000
-and 2100, compact `YYYYMMDD[hhmm[ss]]` dates. Numbers split by spaces or dashes
-(card numbers, phone numbers, SSNs) are not matched. Option `min-digits`
+and 2100, compact `YYYYMMDD[hhmm[ss]]` dates, placeholders (one digit repeated,
+`1234567890` / `9876543210` runs, a country or area code of up to five digits
+followed by one digit repeated: `4930000000000`), and payment card numbers
+(PV007 reports those). Numbers split by spaces or dashes (phone numbers, SSNs)
+are not matched. Option `min-digits`
 (default 10) sets the run length.
 """
 
