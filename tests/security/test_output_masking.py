@@ -50,6 +50,8 @@ def planted(tmp_path) -> tuple[Path, dict[str, str]]:
     key_block = "\n".join(
         ["-----BEGIN OPENSSH PRIVATE KEY-----", *key_body, "-----END OPENSSH PRIVATE KEY-----"]
     )
+    # A CRLF inside the block: FS009 shows that line of k.md as its source snippet.
+    crlf_block = key_block.replace(key_body[2] + "\n", key_body[2] + "\r\n")
     write_files(
         tmp_path / "s",
         {
@@ -76,7 +78,7 @@ def planted(tmp_path) -> tuple[Path, dict[str, str]]:
                 "metadata:\n  type: user\n---\nbody\n"
             ),
             "e.md": f"---\nname: {tokens['near']}\ndescription: e\nmetadata:\n  type: user\n---\n",
-            "k.md": f"---\nname: k\ndescription: k\nmetadata:\n  type: user\n---\n{key_block}\n",
+            "k.md": f"---\nname: k\ndescription: k\nmetadata:\n  type: user\n---\n{crlf_block}\n",
         },
     )
     pieces = dict(tokens)
@@ -118,6 +120,7 @@ def test_the_planted_secrets_are_reported(planted):
     )
     codes = {d["code"] for d in found}
     assert {"ID001", "IX002", "IX003", "IX012", "LK001", "SU001", "PV001", "PV002"} <= codes
+    assert any(d["code"] == "FS009" and d["filename"] == "s/k.md" for d in found)
     assert any(d["notes"] for d in found if d["code"] == "SU001")
 
 

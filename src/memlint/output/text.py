@@ -44,9 +44,10 @@ def render_concise(diagnostics: list[Diagnostic], ctx) -> str:
 
 def render_full(diagnostics: list[Diagnostic], ctx) -> str:
     out = []
+    masked: dict[str, str | None] = {}  # see _shown_line
     for diagnostic in diagnostics:
         out.append(f"{_head(diagnostic, ctx)}\n --> {_location(diagnostic)}\n")
-        out.extend(_snippet(diagnostic, ctx))
+        out.extend(_snippet(diagnostic, ctx, masked))
         for note in diagnostic.notes:
             out.append(f"note: {escape(note)}\n")
         if diagnostic.fix is not None:
@@ -57,14 +58,14 @@ def render_full(diagnostics: list[Diagnostic], ctx) -> str:
     return "".join(out)
 
 
-def _snippet(diagnostic: Diagnostic, ctx) -> list[str]:
+def _snippet(diagnostic: Diagnostic, ctx, masked: dict[str, str | None]) -> list[str]:
     source = ctx.sources.get(diagnostic.path)
     if source is None or source.text is None:
         return []
     start, end = diagnostic.range.start, diagnostic.range.end
     if start.line > len(source.line_starts):
         return []
-    line = mask_text(source.line_text(start.line))
+    line = _shown_line(source, start.line, masked)
     width = len(str(start.line))
     gutter = " " * width
     shown = escape(shorten(line, SNIPPET_WIDTH))
@@ -79,3 +80,17 @@ def _snippet(diagnostic: Diagnostic, ctx) -> list[str]:
         f"{start.line} | {shown}\n",
         f"{gutter} | {' ' * len(lead)}{_paint(carets, COLORS[diagnostic.severity], ctx.color)}\n",
     ]
+
+
+def _shown_line(source, number: int, masked: dict[str, str | None]) -> str:
+    """Line ``number`` of ``source`` with secrets masked. A private key block spans
+    lines, so a file holding one is masked whole, once (``masked`` keeps it by path;
+    masking keeps every offset), not line by line."""
+    if source.path not in masked:
+        holds_key = "PRIVATE KEY" in source.text
+        masked[source.path] = mask_text(source.text) if holds_key else None
+    text = masked[source.path]
+    if text is None:
+        return mask_text(source.line_text(number))
+    start, end = source.line_span(number)
+    return text[start:end]
