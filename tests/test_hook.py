@@ -337,6 +337,23 @@ def test_strict_denies_facts_written_inline_into_the_index(project):
     assert "IX010" in reason
 
 
+def test_strict_applies_an_edit_to_the_file_on_disk(project):
+    path = project / "memory/reference_dev_env.md"
+    old, new = "name: reference_dev_env", "name: feedback_tests"
+    data = payload("pre_edit.json", project, FILE=str(path), OLD=old, NEW=new)
+    code, out, _ = run_hook(project, data, "--strict")
+    assert code == 0
+    reason = json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith("memlint: this write would add a name that collides;")
+    assert "memory/reference_dev_env.md:2 ID003 " in reason
+
+
+def test_strict_lets_an_edit_the_tool_will_refuse_through(project):
+    path = project / "memory/reference_dev_env.md"
+    data = payload("pre_edit.json", project, FILE=str(path), OLD="not in the file", NEW="x: y: z")
+    assert run_hook(project, data, "--strict") == (0, "", "")
+
+
 # -- SessionStart and Stop ---------------------------------------------------------------
 
 
