@@ -10,6 +10,17 @@ from tests.helpers import generate_hostile
 
 
 @pytest.fixture(scope="session")
+def user_cache_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("user-cache")
+
+
+@pytest.fixture(autouse=True)
+def _private_user_cache(user_cache_home, monkeypatch) -> None:
+    """Runs keep their result cache (and its key) in a folder of the test session."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(user_cache_home))
+
+
+@pytest.fixture(scope="session")
 def hostile_corpus(tmp_path_factory) -> Path:
     """The shared hostile corpus (``--quick``); tests must not modify it."""
     return generate_hostile(tmp_path_factory.mktemp("hostile"))

@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from memlint.cache import CacheSet, StoreCache, config_key, source_digest
+from memlint.cache import (
+    HEADER_SIZE,
+    MAGIC,
+    CacheSet,
+    StoreCache,
+    _mac,
+    _secret,
+    config_key,
+    source_digest,
+    user_cache_home,
+)
 from memlint.cli import main
 from memlint.config import Settings
 from memlint.discovery import discover
@@ -27,6 +37,31 @@ def report(store: Path, capsys, *extra: str) -> str:
     capsys.readouterr()
     main(["check", str(store), "--output-format", "json", "--exit-zero", *extra])
     return capsys.readouterr().out
+
+
+SECRET = b"k" * 32  # the key of caches built directly in these tests
+
+
+def user_secret() -> bytes:
+    """The key of the session's user cache (what ``memlint check`` runs use)."""
+    os.makedirs(user_cache_home(), exist_ok=True)
+    return _secret(user_cache_home(), create=True)
+
+
+def unseal(path: Path) -> tuple:
+    """``(key, payload)`` of a cache file memlint wrote."""
+    import pickle
+
+    return pickle.loads(path.read_bytes()[HEADER_SIZE:])
+
+
+def reseal(path: Path, key: str, payload) -> None:
+    """Write ``payload`` as memlint would, under the user's key: what the validation
+    behind the MAC sees if memlint itself ever wrote such an entry."""
+    import pickle
+
+    body = pickle.dumps((key, payload))
+    path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
 
 
 def edit_files(store: Path) -> None:
@@ -56,7 +91,7 @@ def test_warm_run_parses_nothing(generated: Path, tmp_path: Path, monkeypatch) -
     settings = Settings()
     rules = selected_rules(settings)
     key = config_key(settings, str(tmp_path))
-    caches = CacheSet(str(tmp_path / "cache"), key)
+    caches = CacheSet(str(tmp_path / "cache"), key, SECRET)
     for store in discover([str(generated)], settings, caches=caches):
         lint_store(store, settings, rules, caches.for_store(store.root))
     caches.save()
@@ -65,30 +100,36 @@ def test_warm_run_parses_nothing(generated: Path, tmp_path: Path, monkeypatch) -
         raise AssertionError(f"parsed {source.rel} although it was cached")
 
     monkeypatch.setattr("memlint.parse.load_memory", refuse)
-    warm = CacheSet(str(tmp_path / "cache"), key)
+    warm = CacheSet(str(tmp_path / "cache"), key, SECRET)
     stores = discover([str(generated)], settings, caches=warm)
     assert stores[0].memories
 
 
-def test_default_cache_dir_is_in_the_working_directory(generated: Path, monkeypatch) -> None:
+def test_default_cache_is_in_the_user_cache_folder(generated: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(generated.parent / "user-cache"))
     monkeypatch.chdir(generated.parent)
     main(["check", str(generated), "-q", "--exit-zero"])
-    assert (generated.parent / ".memlint_cache" / "CACHEDIR.TAG").is_file()
+    assert not (generated.parent / ".memlint_cache").exists()
+    (project,) = Path(user_cache_home(), "projects").glob("*")  # one per working directory
+    assert (project / "CACHEDIR.TAG").is_file() and list(project.glob("store-*.pickle"))
+    key = Path(user_cache_home(), "key")
+    assert key.stat().st_size == 32 and key.stat().st_mode & 0o777 == 0o600
     monkeypatch.chdir(generated)
-    os.rename(generated.parent / ".memlint_cache", generated.parent / "moved")
     main(["check", ".", "-q", "--exit-zero", "--no-cache"])
-    assert not (generated / ".memlint_cache").exists()
+    assert len(list(Path(user_cache_home(), "projects").glob("*"))) == 1
 
 
 def test_foreign_or_broken_cache_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "store.pickle"
     path.write_bytes(b"not a pickle")
-    cache = StoreCache(str(path), "key")
+    cache = StoreCache(str(path), "key", SECRET)
     assert cache.entries == {}
+    cache.entries["a.md"] = [b"d" * 16, None]
     cache.changed = True
     cache.save()
-    assert StoreCache(str(path), "key").entries == {}
-    assert StoreCache(str(path), "other").entries == {}
+    assert StoreCache(str(path), "key", SECRET).entries == {"a.md": [b"d" * 16, None]}
+    assert StoreCache(str(path), "other", SECRET).entries == {}
+    assert StoreCache(str(path), "key", b"x" * 32).entries == {}  # another user's key
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
 
 
@@ -103,12 +144,16 @@ def test_planted_pickle_runs_nothing(tmp_path: Path) -> None:
 
     path = tmp_path / "store.pickle"
     path.write_bytes(pickle.dumps(("key", {"a.md": [b"", Exploit(), None]})))
-    assert StoreCache(str(path), "key").entries == {}
+    assert StoreCache(str(path), "key", SECRET).entries == {}  # no MAC: never unpickled
+    body = pickle.dumps(("key", {"a.md": [b"", Exploit(), None]}))
+    path.write_bytes(MAGIC + _mac(SECRET, body) + body)  # even under the key: refused class
+    assert StoreCache(str(path), "key", SECRET).entries == {}
     assert not marker.exists()
     source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x", text="x")
     digest = source_digest(source)
-    path.write_bytes(pickle.dumps(("key", {"a.md": [digest, pickle.dumps(Exploit())]})))
-    assert StoreCache(str(path), "key").memory_facts(source) is None  # the blob is refused
+    body = pickle.dumps(("key", {"a.md": [digest, pickle.dumps(Exploit())]}))
+    path.write_bytes(MAGIC + _mac(SECRET, body) + body)
+    assert StoreCache(str(path), "key", SECRET).memory_facts(source) is None  # blob refused
     assert not marker.exists()
 
 
@@ -375,14 +420,13 @@ def test_a_memo_hit_imports_only_the_rules_it_runs_again(generated: Path, tmp_pa
 
 
 def test_a_memo_naming_an_unknown_rule_is_not_used(generated: Path, tmp_path: Path, capsys) -> None:
-    import pickle
 
     cache_dir = tmp_path / "cache"
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (memo_path,) = cache_dir.glob("*.memo.pickle")
-    key, memo = pickle.loads(memo_path.read_bytes())
-    memo_path.write_bytes(pickle.dumps((key, (*memo[:4], ("os.system",)))))
+    key, memo = unseal(memo_path)
+    reseal(memo_path, key, (*memo[:4], ("os.system",)))
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
 
 
@@ -401,7 +445,6 @@ def test_rule_names_are_checked_before_import() -> None:
 def test_malformed_signature_records_are_ignored(generated: Path, tmp_path: Path, capsys) -> None:
     """Records of the wrong type or length are dropped (their files read again): a
     longer record would be trusted and misread, here hiding a file's suppression."""
-    import pickle
 
     target = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
     target.write_text(
@@ -412,11 +455,11 @@ def test_malformed_signature_records_are_ignored(generated: Path, tmp_path: Path
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (records_path,) = cache_dir.glob("*.files.pickle")
-    key, records = pickle.loads(records_path.read_bytes())
+    key, records = unseal(records_path)
     junk = ["junk", (1, 2), None, b"short"]
     planted = {rel: junk[n % len(junk)] for n, rel in enumerate(records)}
     planted[target.name] = records[target.name] + b"\x00"  # ends as if without a directive
-    records_path.write_bytes(pickle.dumps((key, planted)))
+    reseal(records_path, key, planted)
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     memo_path.unlink()
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
@@ -428,17 +471,17 @@ def test_facts_handed_over_are_saved_again_when_results_change(tmp_path: Path) -
     path = tmp_path / "store.pickle"
     source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x")
     facts = (None, 0, (), (0, b""), True)
-    first = StoreCache(str(path), "key")
+    first = StoreCache(str(path), "key", SECRET)
     first.remember_memory_facts(source, facts)
     first.remember_local_results(source, "typed", [])
     first.save()
-    second = StoreCache(str(path), "key")
+    second = StoreCache(str(path), "key", SECRET)
     assert second.memory_facts(source) == facts
     assert second._opened["a.md"][0] is None  # not held twice
     assert second.memory_facts(source) == facts
     second.remember_local_results(source, "freeform", [])
     second.save()
-    third = StoreCache(str(path), "key")
+    third = StoreCache(str(path), "key", SECRET)
     assert third.memory_facts(source) == facts
     assert third.local_results(source, "freeform") == []
 
@@ -446,17 +489,16 @@ def test_facts_handed_over_are_saved_again_when_results_change(tmp_path: Path) -
 def test_malformed_cached_facts_and_results_are_not_used(
     generated: Path, tmp_path: Path, capsys
 ) -> None:
-    """Well-formed pickles of the wrong shape (planted, or from a bug) are cache misses:
-    the files are parsed and checked again, and the output is the reference. (Facts of
-    the right shape and wrong content would be trusted: a planted cache can make the
-    output wrong, never crash memlint or run code.)"""
+    """Well-formed pickles of the wrong shape, sealed with the user's key (as a bug in
+    memlint could write them; a planted file fails the MAC first), are cache misses:
+    the files are parsed and checked again, and the output is the reference."""
     import pickle
 
     cache_dir = tmp_path / "cache"
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (entries_path,) = (p for p in cache_dir.glob("*.pickle") if p.name.count(".") == 1)
-    key, entries = pickle.loads(entries_path.read_bytes())
+    key, entries = unseal(entries_path)
     planted_facts = [("x",), (None, 0, ((1,),), (0, b""), True), "facts"]
     planted_results = [("linked", [1, 2]), ["linked", []], ("linked", "x")]
     for n, entry in enumerate(entries.values()):
@@ -471,11 +513,39 @@ def test_malformed_cached_facts_and_results_are_not_used(
         else:
             results = planted_results[n % len(planted_results)]
         entry[1] = pickle.dumps([facts, results])
-    entries_path.write_bytes(pickle.dumps((key, entries)))
+    reseal(entries_path, key, entries)
     (memo_path,) = cache_dir.glob("*.memo.pickle")
-    memo_key, memo = pickle.loads(memo_path.read_bytes())
-    memo_path.write_bytes(pickle.dumps((memo_key, (memo[0], memo[1], memo[2], [3, 4], memo[4]))))
+    memo_key, memo = unseal(memo_path)
+    reseal(memo_path, memo_key, (memo[0], memo[1], memo[2], [3, 4], memo[4]))
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference  # memo unused
     for path in generated.rglob("*.md"):  # touched: read again, digests unchanged
         os.utime(path)
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+
+
+def test_diagnostics_with_a_field_of_the_wrong_type_are_not_used(
+    generated: Path, tmp_path: Path, capsys
+) -> None:
+    """Each field of a cached diagnostic is checked: one wrong type and the memo is a miss
+    (such entries crashed the renderers, or made them run for seconds)."""
+    from dataclasses import replace
+
+    from memlint.diagnostics import Position, Range
+
+    cache_dir = tmp_path / "cache"
+    reference = report(generated, capsys, "--no-cache")
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    (memo_path,) = cache_dir.glob("*.memo.pickle")
+    key, memo = unseal(memo_path)
+    first = memo[3][0]
+    wrong = [
+        replace(first, message=7),
+        replace(first, notes=("ok", 3)),
+        replace(first, range=Range(Position("1", 1), first.range.end)),
+        replace(first, severity=2),
+        replace(first, fix="fix"),
+        replace(first, code=None),
+    ]
+    for bad in wrong:
+        reseal(memo_path, key, (*memo[:3], [bad, *memo[3][1:]], memo[4]))
+        assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference

@@ -48,7 +48,7 @@ def test_pool_equals_serial(generated: Path, monkeypatch) -> None:
 
 def test_pool_with_partial_cache(generated: Path, tmp_path: Path, monkeypatch) -> None:
     serial = snapshot(generated, jobs=1)
-    caches = CacheSet(str(tmp_path / "cache"), "key")
+    caches = CacheSet(str(tmp_path / "cache"), "key", b"k" * 32)
     snapshot(generated, jobs=1, caches=caches)
     caches.save()
     changed = sorted(generated.glob("*.md"))[:20]
@@ -57,7 +57,7 @@ def test_pool_with_partial_cache(generated: Path, tmp_path: Path, monkeypatch) -
     expected = snapshot(generated, jobs=1)
     assert expected != serial
     monkeypatch.setattr(parallel, "MIN_FILES", 5)
-    warm = CacheSet(str(tmp_path / "cache"), "key")
+    warm = CacheSet(str(tmp_path / "cache"), "key", b"k" * 32)
     assert snapshot(generated, jobs=0, caches=warm) == expected
 
 

@@ -1,6 +1,15 @@
 """The result cache: per-file parse facts and rule results, and whole-store results.
 
-Each store root has three pickles in ``.memlint_cache/`` (or ``--cache-dir``):
+A cache memlint did not write is never trusted. The cache lives in the user's
+cache folder (``$XDG_CACHE_HOME/memlint`` or ``~/.cache/memlint``), one folder
+per project (by the real path of the working directory), or in ``--cache-dir``;
+a ``.memlint_cache`` in the work tree is never read by default. Every file
+starts with an HMAC-SHA256 of its content under a random key kept in the user's
+cache folder (``key``, mode 0600, never in the work tree): a file whose MAC does
+not match is not unpickled. A cache folder or key that is a symlink or belongs to
+another user is refused (the run goes on without the cache, with a warning).
+
+Each store root has three pickles in the cache folder:
 
 - ``store-<id>.pickle``: per file (by store-relative path), the content
   digest (SHA-256) and a blob holding the parse facts of a memory
@@ -25,27 +34,34 @@ Each store root has three pickles in ``.memlint_cache/`` (or ``--cache-dir``):
 Everything also depends on the cache key (memlint and Python version,
 settings, working directory). Rules that read git (``external``) are
 never cached. Writes are atomic; loading admits memlint's own value classes only,
-and cached facts or results of the wrong shape are not used (the file is checked again).
+and cached facts or results with a field of the wrong type are not used (the
+file is checked again).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import io
 import os
 import pickle
+import stat
 import struct
 import sys
 from typing import NamedTuple
 
 from memlint import __version__
-from memlint.diagnostics import Diagnostic
+from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Range, Severity
 from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-CACHE_DIR_NAME = ".memlint_cache"
-FORMAT = 9
+FORMAT = 10
+MAGIC = b"memlint-cache\x00"
+MAC_SIZE = 32  # HMAC-SHA256
+HEADER_SIZE = len(MAGIC) + MAC_SIZE
+KEY_NAME = "key"
+KEY_SIZE = 32
 RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
 DIGEST_SIZE = 16
@@ -94,12 +110,37 @@ class _FactsUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _load(path: str, key: str):
-    """The payload stored under ``key`` at ``path``, or ``None``."""
+def _read_own(path: str) -> bytes | None:
+    """The bytes of the regular file ``path`` (never through a symlink), or ``None``."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(path, "rb") as handle:
-            stored_key, payload = _FactsUnpickler(handle).load()
-    except Exception:  # missing, truncated or foreign: start empty
+        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    with open(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        return stream.read()
+
+
+def _mac(secret: bytes, body) -> bytes:
+    return hmac.digest(secret, body, "sha256")
+
+
+def _load(path: str, key: str, secret: bytes):
+    """The payload stored under ``key`` at ``path`` if this user's ``secret``
+    authenticates it, else ``None`` (nothing of a forged file is unpickled)."""
+    data = _read_own(path)
+    if data is None or len(data) < HEADER_SIZE or not data.startswith(MAGIC):
+        return None
+    body = memoryview(data)[HEADER_SIZE:]
+    if not hmac.compare_digest(data[len(MAGIC) : HEADER_SIZE], _mac(secret, body)):
+        return None
+    stream = io.BytesIO(data)
+    stream.seek(HEADER_SIZE)
+    try:
+        stored_key, payload = _FactsUnpickler(stream).load()
+    except Exception:  # written by another memlint version: start empty
         return None
     return payload if stored_key == key else None
 
@@ -114,17 +155,19 @@ def _loads(blob) -> object:
         return None
 
 
-def _dump(path: str, key: str, payload) -> None:
+def _dump(path: str, key: str, secret: bytes, payload) -> None:
     """Write atomically (temp file + rename); a failure leaves the old file intact."""
     import tempfile  # only runs that change the cache pay for the import
 
     directory = os.path.dirname(path)
+    body = pickle.dumps((key, payload), protocol=pickle.HIGHEST_PROTOCOL)
     try:
         prepare_dir(directory)
         handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".pickle")
         try:
             with os.fdopen(handle, "wb") as out:
-                pickle.dump((key, payload), out, protocol=pickle.HIGHEST_PROTOCOL)
+                out.write(MAGIC + _mac(secret, body))
+                out.write(body)
             os.replace(temp, path)
         except BaseException:
             os.unlink(temp)
@@ -144,23 +187,71 @@ def signature(entry: os.DirEntry) -> bytes | None:
         return None
 
 
-def _load_signatures(path: str, key: str) -> dict[str, bytes]:
+def _load_signatures(path: str, key: str, secret: bytes) -> dict[str, bytes]:
     """The signature records at ``path`` (signature, digest, has-directive byte);
     malformed ones are left out."""
-    loaded = _load(path, key)
+    loaded = _load(path, key, secret)
     if not isinstance(loaded, dict):
         return {}
     return {
         rel: found
         for rel, found in loaded.items()
-        if type(found) is bytes and len(found) == RECORD_SIZE
+        if type(rel) is str and type(found) is bytes and len(found) == RECORD_SIZE
     }
 
 
+def _position(found) -> bool:
+    return type(found) is Position and type(found.line) is int and type(found.column) is int
+
+
+def _range(found) -> bool:
+    return type(found) is Range and _position(found.start) and _position(found.end)
+
+
+def _edit(found) -> bool:
+    return (
+        type(found) is Edit
+        and type(found.path) is str
+        and type(found.start) is int
+        and type(found.end) is int
+        and type(found.content) is str
+        and _range(found.range)
+        and type(found.create) is bool
+    )
+
+
+def _fix(found) -> bool:
+    return (
+        type(found) is Fix
+        and type(found.edits) is tuple
+        and all(map(_edit, found.edits))
+        and type(found.applicability) is Applicability
+        and type(found.title) is str
+    )
+
+
 def _diagnostics(found) -> bool:
-    """Whether ``found``, loaded from the cache, is a list of diagnostics (a planted
-    list of anything else is not used)."""
-    return type(found) is list and all(type(d) is Diagnostic for d in found)
+    """Whether ``found``, loaded from the cache, is a list of diagnostics whose every
+    field has the type memlint writes (anything else is not used)."""
+    if type(found) is not list:
+        return False
+    for item in found:
+        if not (
+            type(item) is Diagnostic
+            and type(item.code) is str
+            and type(item.message) is str
+            and type(item.path) is str
+            and type(item.display_path) is str
+            and type(item.severity) is Severity
+            and type(item.notes) is tuple
+            and _range(item.range)
+        ):
+            return False
+        if item.fix is not None and not _fix(item.fix):
+            return False
+        if item.notes and not all(type(note) is str for note in item.notes):
+            return False
+    return True
 
 
 def source_digest(source: SourceFile) -> bytes:
@@ -179,11 +270,12 @@ class StoreCache:
     back as it was read, so saving costs little when few files changed.
     """
 
-    def __init__(self, path: str, key: str) -> None:
+    def __init__(self, path: str, key: str, secret: bytes) -> None:
         self.path = path
         self.memo_path = path.removesuffix(".pickle") + ".memo.pickle"
         self.files_path = path.removesuffix(".pickle") + ".files.pickle"
         self.key = key
+        self.secret = secret
         self.changed = False
         self._entries: dict[str, list] | None = None
         self._opened: dict[str, list] = {}  # rel -> [facts, results], unpickled this run
@@ -199,7 +291,7 @@ class StoreCache:
     def entries(self) -> dict[str, list]:
         """Per-file entries, read from disk on first use (a memo hit never needs them)."""
         if self._entries is None:
-            loaded = _load(self.path, self.key)
+            loaded = _load(self.path, self.key, self.secret)
             self._entries = loaded if isinstance(loaded, dict) else {}
         return self._entries
 
@@ -217,7 +309,7 @@ class StoreCache:
     def known(self, rel: str, sig: bytes | None) -> Known | None:
         """What is known of ``rel`` if its signature is the one it had when read."""
         if self._signatures is None:
-            self._signatures = _load_signatures(self.files_path, self.key)
+            self._signatures = _load_signatures(self.files_path, self.key, self.secret)
         found = self._signatures.get(rel)
         if found is None or sig is None or not found.startswith(sig):
             return None
@@ -245,7 +337,7 @@ class StoreCache:
         digest = self.digest(source)
         entry = self.entries.get(rel)
         opened = None
-        if entry is not None and entry[0] == digest:
+        if type(entry) is list and len(entry) == 2 and entry[0] == digest:
             opened = _loads(entry[1])
         if not (isinstance(opened, list) and len(opened) == 2):
             opened = [None, None]
@@ -321,11 +413,13 @@ class StoreCache:
     def memo(self, store) -> Memo | None:
         """The whole-store result saved for exactly this store's inputs."""
         digest = self.store_digest(store)
-        loaded = _load(self.memo_path, self.key)
+        loaded = _load(self.memo_path, self.key, self.secret)
         if not (isinstance(loaded, tuple) and len(loaded) == 5 and loaded[0] == digest):
             return None
         memo = Memo(*loaded[1:])
-        if not (isinstance(memo.again, tuple) and all(map(is_rule_name, memo.again))):
+        if not (type(memo.profile) is str and type(memo.reason) is str):
+            return None
+        if not (type(memo.again) is tuple and all(map(is_rule_name, memo.again))):
             return None
         return memo if _diagnostics(memo.found) else None
 
@@ -337,7 +431,7 @@ class StoreCache:
 
     def save(self) -> None:
         if self._signatures is not None and self._signatures_seen != self._signatures:
-            _dump(self.files_path, self.key, self._signatures_seen)
+            _dump(self.files_path, self.key, self.secret, self._signatures_seen)
         for rel in self._dirty:
             if rel in self.entries:
                 opened = self._opened[rel]
@@ -346,25 +440,26 @@ class StoreCache:
                 blob = pickle.dumps(opened, protocol=pickle.HIGHEST_PROTOCOL)
                 self.entries[rel][1] = blob
         if self.changed or self._dirty:
-            _dump(self.path, self.key, self.entries)
+            _dump(self.path, self.key, self.secret, self.entries)
         if self._memo is not None:
-            _dump(self.memo_path, self.key, self._memo)
+            _dump(self.memo_path, self.key, self.secret, self._memo)
 
 
 class CacheSet:
     """The caches of every store in one run, under one directory."""
 
-    def __init__(self, directory: str, key: str) -> None:
+    def __init__(self, directory: str, key: str, secret: bytes) -> None:
         self.directory = directory
         self.key = key
+        self.secret = secret
         self.stores: dict[str, StoreCache] = {}
 
     def for_store(self, root: str) -> StoreCache:
         found = self.stores.get(root)
         if found is None:
-            name = hashlib.blake2b(root.encode("utf-8", "surrogatepass"), digest_size=12)
-            path = os.path.join(self.directory, f"store-{name.hexdigest()}.pickle")
-            found = self.stores[root] = StoreCache(path, self.key)
+            name = _name(os.path.realpath(root))
+            path = os.path.join(self.directory, f"store-{name}.pickle")
+            found = self.stores[root] = StoreCache(path, self.key, self.secret)
         return found
 
     def save(self) -> None:
@@ -372,11 +467,121 @@ class CacheSet:
             cache.save()
 
 
+def _name(path: str) -> str:
+    return hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
 def prepare_dir(directory: str) -> None:
     """Create the cache directory with ``CACHEDIR.TAG`` and a ``.gitignore`` of ``*``."""
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
     for name, content in (("CACHEDIR.TAG", TAG), (".gitignore", "*\n")):
-        target = os.path.join(directory, name)
-        if not os.path.exists(target):
-            with open(target, "w", encoding="utf-8") as handle:
-                handle.write(content)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            handle = os.open(os.path.join(directory, name), flags, 0o600)
+        except FileExistsError:
+            continue
+        with open(handle, "w", encoding="utf-8") as out:
+            out.write(content)
+
+
+class CacheRefused(Exception):
+    """Why the run goes on without the cache (a folder or key someone else controls)."""
+
+
+def user_cache_home() -> str:
+    """memlint's folder in the user's cache directory."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        if os.name == "nt":
+            base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+        else:
+            base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "memlint")
+
+
+def _is_own(st: os.stat_result) -> bool:
+    return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
+
+
+def _own_folder(path: str, create: bool) -> bool:
+    """Whether the folder ``path`` exists (created if ``create``); refused when it is
+    a symlink, not a folder, or another user's."""
+    if create:
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+        except OSError as exc:
+            raise CacheRefused(f"cannot create the cache folder {path} ({exc.strerror})") from None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        raise CacheRefused(f"the cache folder {path} is a symlink or not a folder")
+    if not _is_own(st):
+        raise CacheRefused(f"the cache folder {path} belongs to another user")
+    return True
+
+
+def _read_secret(path: str) -> bytes | None:
+    """The key at ``path``, ``None`` if there is none; refused unless it is this
+    user's regular file, readable by no one else."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        raise CacheRefused(f"the cache key {path} cannot be read or is a symlink") from None
+    with open(handle, "rb") as stream:
+        st = os.fstat(handle)
+        private = os.name == "nt" or not st.st_mode & 0o077
+        if not (stat.S_ISREG(st.st_mode) and _is_own(st) and private):
+            raise CacheRefused(f"the cache key {path} is not a private file of this user")
+        secret = stream.read(KEY_SIZE + 1)
+    if len(secret) != KEY_SIZE:
+        raise CacheRefused(f"the cache key {path} is damaged (delete it to start afresh)")
+    return secret
+
+
+def _secret(home: str, create: bool) -> bytes | None:
+    """This user's cache key, created (0600, atomically) on first use if ``create``."""
+    import secrets
+    import tempfile
+
+    path = os.path.join(home, KEY_NAME)
+    found = _read_secret(path)
+    if found is not None or not create:
+        return found
+    handle, temp = tempfile.mkstemp(dir=home, prefix=".key-")  # created 0600
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(secrets.token_bytes(KEY_SIZE))
+        os.link(temp, path)  # fails if another run created the key first
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise CacheRefused(f"cannot create the cache key {path} ({exc.strerror})") from None
+    finally:
+        os.unlink(temp)
+    return _read_secret(path)
+
+
+def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) -> CacheSet | None:
+    """The run's result cache, in ``cache_dir`` or this project's folder of the user's
+    cache; ``None`` when there is none yet (``create`` false) or it is refused (with
+    a warning on stderr: the run goes on without it)."""
+    home = user_cache_home()
+    if cache_dir:
+        directory = os.path.abspath(cache_dir)
+    else:
+        directory = os.path.join(home, "projects", _name(os.path.realpath(cwd)))
+    try:
+        secret = _secret(home, create) if _own_folder(home, create) else None
+        if secret is None or not _own_folder(directory, create):
+            return None
+    except CacheRefused as exc:
+        from memlint.textutil import escape
+
+        print(f"memlint: warning: {escape(str(exc))}; running without the cache", file=sys.stderr)
+        return None
+    return CacheSet(directory, config_key(settings, cwd), secret)

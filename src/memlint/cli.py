@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--base", metavar="REV", help="git revision whose note-store lines must be kept (NT016)"
     )
     check.add_argument(
-        "--cache-dir", help="where to keep the result cache (default: ./.memlint_cache)"
+        "--cache-dir",
+        help="where to keep the result cache (default: the user's cache, ~/.cache/memlint)",
     )
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument(

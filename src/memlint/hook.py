@@ -217,11 +217,9 @@ def _holds(store, path: str) -> bool:
 
 def _read_only_caches(settings):
     """The result cache ``memlint check`` keeps (found as it finds it), read, never saved."""
-    from types import SimpleNamespace
+    from memlint.cache import open_caches
 
-    from memlint.run import _result_caches
-
-    return _result_caches(SimpleNamespace(no_cache=False, cache_dir=None), settings)
+    return open_caches(None, settings, os.getcwd(), create=False)
 
 
 def _cache_of(finder, store):

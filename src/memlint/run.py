@@ -268,10 +268,9 @@ def _result_caches(args, settings: Settings):
     """The run's result cache, or ``None`` with ``--no-cache``."""
     if args.no_cache:
         return None
-    from memlint.cache import CACHE_DIR_NAME, CacheSet, config_key
+    from memlint.cache import open_caches
 
-    directory = os.path.abspath(args.cache_dir or CACHE_DIR_NAME)
-    return CacheSet(directory, config_key(settings, os.getcwd()))
+    return open_caches(args.cache_dir, settings, os.getcwd())
 
 
 class OutputError(Exception):
