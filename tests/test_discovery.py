@@ -86,9 +86,16 @@ def test_subdirectory_of_store_reports_under_it(tmp_path):
 
 
 def test_directory_without_index_named_memory_is_a_store(tmp_path):
-    write_files(tmp_path, {"memory/a.md": "plain text\n"})
-    (store,) = discover([str(tmp_path / "memory")], Settings(), cwd=str(tmp_path))
-    assert store.reason == "given on the command line and holds memory files"
+    write_files(tmp_path, {"memory/a.md": "---\nname: a\n---\nA fact.\n"})
+    (store,) = discover([str(tmp_path)], Settings(), cwd=str(tmp_path))
+    assert store.reason == "is a memory/ folder whose Markdown has frontmatter (no MEMORY.md)"
+
+
+def test_memory_named_code_folder_is_not_a_store(tmp_path):
+    write_files(tmp_path, {"src/memory/allocator.md": "# Allocator\nDefault DB password: x\n"})
+    assert discover([str(tmp_path)], Settings(), cwd=str(tmp_path)) == []
+    named = str(tmp_path / "src" / "memory" / "allocator.md")
+    assert discover([named], Settings(), cwd=str(tmp_path)) == []
 
 
 def test_directory_with_memory_frontmatter_is_a_store(tmp_path):

@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--config", action="append", default=[], help="config file, or an inline 'KEY = VALUE'"
     )
     check.add_argument("--isolated", action="store_true", help="ignore all config files")
+    _add_discovery_arguments(check)
     check.add_argument("--show-settings", action="store_true", help="print resolved settings")
     check.add_argument(
         "--show-files", action="store_true", help="print each store, its profile and why"
@@ -126,6 +127,40 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--all", action="store_true", help="explain every rule")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
     return parser
+
+
+def _add_discovery_arguments(check: argparse.ArgumentParser) -> None:
+    """ruff's file selection options, and the two ways of naming stores without paths."""
+    check.add_argument(
+        "--exclude", type=_codes, metavar="PATTERNS", help="replace `exclude` (comma-separated)"
+    )
+    check.add_argument(
+        "--extend-exclude", type=_codes, default=[], metavar="PATTERNS", help="add to `exclude`"
+    )
+    check.add_argument(
+        "--force-exclude",
+        action="store_true",
+        default=None,
+        help="apply the excludes to paths named on the command line too (pre-commit)",
+    )
+    check.add_argument("--no-force-exclude", dest="force_exclude", action="store_false")
+    check.add_argument(
+        "--respect-gitignore",
+        action="store_true",
+        default=None,
+        help="pass over what git ignores (the default)",
+    )
+    check.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false")
+    check.add_argument(
+        "--staged",
+        action="store_true",
+        help="check every store that the staged git change touches, deletions included",
+    )
+    check.add_argument(
+        "--auto-memory",
+        action="store_true",
+        help="check Claude Code's auto memory of this project (~/.claude/projects/…/memory)",
+    )
 
 
 def _add_fix_arguments(check: argparse.ArgumentParser) -> None:

@@ -75,6 +75,8 @@ class Settings:
     severity: tuple[tuple[str, Severity], ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool = False
+    respect_gitignore: bool = True
     stores: tuple[StoreConfig, ...] = ()
     notes: tuple[str, ...] = ()
     max_file_size: int = 1024 * 1024
@@ -112,6 +114,8 @@ _KEYS = {
     "severity",
     "exclude",
     "extend-exclude",
+    "force-exclude",
+    "respect-gitignore",
     "stores",
     "notes",
     "max-file-size",
@@ -226,6 +230,11 @@ def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
             raise ConfigError(f"{where}: severity: {exc}") from None
     if "stores" in data:
         changes["stores"] = tuple(_store(entry, where, config_dir) for entry in data["stores"])
+    for key in ("force-exclude", "respect-gitignore"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ConfigError(f"{where}: {key} must be true or false")
+            changes[key.replace("-", "_")] = data[key]
     if "max-file-size" in data:
         size = data["max-file-size"]
         if not isinstance(size, int) or isinstance(size, bool) or size <= 0:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from memlint.config import Settings, StoreConfig
+    from memlint.config import StoreConfig
     from memlint.store import Store
 
 TYPED_STEM = re.compile(r"(?:user|feedback|project|reference)_")
@@ -24,7 +24,6 @@ SECTION_LABEL = re.compile(
     r"\*\*[ \t]?(?:why|how to apply)[ \t]?(?::[ \t]?\*\*|\*\*[ \t]?:)", re.IGNORECASE
 )
 SUPERSEDED_WORDS = re.compile(r"\bsuperseded\b", re.IGNORECASE)
-MEMORY_DIR_NAMES = frozenset({"memory", "memories"})
 NOTE_SAMPLE_BYTES = 64 * 1024
 NOTE_SAMPLE_RECORDS = 5
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
@@ -230,33 +229,3 @@ def is_note_store(path: str) -> bool:
         if records >= NOTE_SAMPLE_RECORDS:
             break
     return records > 0 and facts * 2 > records
-
-
-def looks_like_memory_dir(directory: str, settings: Settings) -> bool:
-    """A directory without ``MEMORY.md`` is still a store when it is named like one
-    (``memory/``, ``memories/``) and holds Markdown, or when most of its Markdown
-    files carry memory frontmatter (a ``description`` and a memory ``type``)."""
-    excluded = set(settings.exclude) | set(settings.extend_exclude)
-    try:
-        with os.scandir(directory) as iterator:
-            names = sorted(
-                e.name
-                for e in iterator
-                if e.name.endswith(".md")
-                and e.name not in excluded
-                and not e.name.startswith(".")
-                and e.is_file(follow_symlinks=False)
-            )
-    except OSError:
-        return False
-    if not names:
-        return False
-    if os.path.basename(directory).lower() in MEMORY_DIR_NAMES:
-        return True
-    memory_like = 0
-    sample = names[:25]
-    for name in sample:
-        head = read_head(os.path.join(directory, name), 4096).decode("utf-8", "replace")
-        if head.startswith("---") and "\ndescription:" in head and TYPE_LINE.search(head):
-            memory_like += 1
-    return memory_like > 0 and memory_like * 2 >= len(sample)

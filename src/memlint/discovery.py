@@ -1,31 +1,67 @@
 """Find stores under the given paths and load each one whole.
 
-A directory holding ``MEMORY.md`` (or configured in ``[[stores]]``) is a
-store root; a file belongs to its nearest root, so nested stores are separate.
-The walk uses ``lstat`` information only and never follows a symlink. When
-individual files are given (as pre-commit does), their whole store is still
-loaded for resolution, and only those files are reported on.
+One function, :meth:`Discovery.store_of`, decides which store a folder (and so
+a file, a deleted path or stdin) belongs to; a directory walk finds the same
+stores top-down. A store root is, in this order:
+
+- a folder holding ``MEMORY.md`` or configured in ``[[stores]]`` (the nearest
+  one above a file wins, so nested stores are separate). When that index links
+  only into one subfolder (``- [X](memory/x.md)``), the store's memories are
+  that subfolder's files: the index's other neighbours (README, docs) are not;
+- else the outermost folder without an index that holds memory files: a
+  ``memory/``, ``memories/`` or ``.claude/agent-memory/<agent>/`` folder whose
+  Markdown has frontmatter, or any folder where most Markdown files carry
+  memory frontmatter (``description`` and a memory ``type``).
+
+Folders matched by ``exclude``/``extend-exclude`` (relative to the config file)
+or ignored by git are passed over, and so are paths named on the command line
+with ``force-exclude``. The walk uses ``lstat`` information only and never
+follows a symlink. When individual files are given (as pre-commit does), their
+whole store is still loaded for resolution, and only those files are reported on.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 import time
 from dataclasses import dataclass, field
 
 from memlint.cache import CacheSet, StoreCache, signature
 from memlint.config import SKIP_DIRS, Settings
-from memlint.detect import detect_profile, is_note_store, looks_like_memory_dir
+from memlint.detect import TYPE_LINE, detect_profile, is_note_store, read_head
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store
 
 INDEX_NAME = "MEMORY.md"
+LAYOUT_NAMES = frozenset({"memory", "memories"})
+INDEX_HEAD_BYTES = 64 * 1024
+INDEX_LINK = re.compile(r"\]\(<?([^()<>\s]+?\.md)(?:#[^()\s]*)?>?\)")
+FRONTMATTER_KEY = re.compile(r"^(?:name|description):", re.M)
 
 
 class UsageError(Exception):
     """A path given on the command line cannot be used (exit status 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """A store root, why it is one, and the subfolder holding its memories when its
+    ``MEMORY.md`` indexes a folder one level down (``None``: the root itself); such a
+    store holds that subfolder, the index and the JSONL files beside it."""
+
+    path: str
+    reason: str
+    content: str | None = None
+
+    def holds(self, path: str) -> bool:
+        """Whether ``path`` (below the root) can be one of the store's files."""
+        if self.content is None or path.startswith(self.content + os.sep):
+            return True
+        beside = os.path.dirname(path) == self.path
+        return beside and (os.path.basename(path) == INDEX_NAME or path.endswith(".jsonl"))
 
 
 @dataclass(slots=True)
@@ -34,6 +70,7 @@ class _Plan:
     reason: str
     explicit: bool
     report: set[str] | None = field(default_factory=set)
+    content: str | None = None
 
     def report_all(self) -> None:
         self.report = None
@@ -62,12 +99,16 @@ class Discovery:
         self.configured = {os.path.normpath(s.path): s for s in settings.stores}
         self.overrides: dict[str, bytes] = {}
         self.started_ns = time.time_ns()
+        self.pruner = Pruner(settings)
+        self.notices: list[str] = []  # what was passed over and why (``--show-files``)
+        self._strong: dict[str, Root | None] = {}
+        self._weak: dict[str, str | None] = {}
 
     def add_override(self, raw: str, data: bytes) -> None:
         """Lint ``data`` as the content of file ``raw`` (stdin), on disk or not."""
         path = os.path.normpath(os.path.join(self.cwd, raw))
         self.overrides[path] = data
-        self._add_file(path)
+        self._add_file(path, named=True)
 
     def display(self, path: str) -> str:
         """``path`` relative to the working directory when below it (sliced, not relpath)."""
@@ -75,26 +116,69 @@ class Discovery:
         rel = path[len(prefix) :] if path.startswith(prefix) else path
         return rel.replace(os.sep, "/")
 
-    # -- finding roots ---------------------------------------------------------
+    def notice(self, text: str) -> None:
+        if text not in self.notices:
+            self.notices.append(text)
 
-    def is_root(self, directory: str) -> str | None:
-        """Why ``directory`` is a store root, or ``None``."""
+    # -- deciding stores ---------------------------------------------------------
+
+    def strong_root(self, directory: str) -> Root | None:
+        """``directory`` as a store root by its own index or by config, else ``None``."""
+        if directory in self._strong:
+            return self._strong[directory]
+        found = None
         if directory in self.configured:
-            return "configured in [[stores]]"
-        if os.path.lexists(os.path.join(directory, INDEX_NAME)):
-            return f"has {INDEX_NAME}"
-        return None
+            found = Root(directory, "configured in [[stores]]")
+        elif os.path.lexists(os.path.join(directory, INDEX_NAME)):
+            content = _indexed_subfolder(directory)
+            if content is None:
+                found = Root(directory, f"has {INDEX_NAME}")
+            else:
+                sub = os.path.basename(content)
+                found = Root(
+                    directory,
+                    f"has {INDEX_NAME}, which indexes the memory files in {sub}/",
+                    content,
+                )
+        self._strong[directory] = found
+        return found
 
-    def ancestor_root(self, directory: str) -> tuple[str, str] | None:
+    def weak_reason(self, directory: str) -> str | None:
+        """Why ``directory``, which has no index, holds memory files (else ``None``)."""
+        if directory not in self._weak:
+            self._weak[directory] = _memory_folder_reason(directory, self.settings)
+        return self._weak[directory]
+
+    def store_of(self, directory: str) -> Root | None:
+        """The store that ``directory`` (or a file in it) belongs to: the nearest folder at
+        or above it with an index (or in ``[[stores]]``), else the outermost folder above it
+        that holds memory files without an index. Files beside an index that indexes a
+        subfolder (README, docs/) belong to no store of that index."""
+        chain = []
         current = directory
         while True:
-            reason = self.is_root(current)
-            if reason:
-                return current, reason
+            chain.append(current)
             parent = os.path.dirname(current)
             if parent == current:
-                return None
+                break
             current = parent
+        limit = len(chain)  # weak roots are looked for below the nearest strong root
+        for position, folder in enumerate(chain):
+            root = self.strong_root(folder)
+            if root is None:
+                continue
+            if root.content is None or folder == directory:
+                return root
+            inside = directory == root.content or directory.startswith(root.content + os.sep)
+            if inside:
+                return root
+            limit = position
+            break
+        for folder in reversed(chain[:limit]):
+            reason = self.weak_reason(folder)
+            if reason is not None:
+                return Root(folder, reason)
+        return None
 
     def add_path(self, raw: str) -> None:
         path = os.path.normpath(os.path.join(self.cwd, raw))
@@ -102,61 +186,126 @@ class Discovery:
             st = os.lstat(path)
         except (OSError, ValueError) as exc:
             raise UsageError(f"{raw}: {getattr(exc, 'strerror', None) or exc}") from None
+        if self.settings.force_exclude:
+            why = self.pruner.why(path, stat.S_ISDIR(st.st_mode), self._named_chain(path))
+            if why is not None:
+                self.notice(f"{self.display(path)}: skipped ({why}; force-exclude)")
+                return
         if stat.S_ISDIR(st.st_mode):
             self._add_directory(path)
         else:
-            self._add_file(path)
+            self._add_file(path, named=True)
 
-    def _plan(self, root: str, reason: str, explicit: bool = False) -> _Plan:
-        plan = self.plans.get(root)
+    def add_touched(self, path: str) -> None:
+        """A path a change touched (staged: added, edited or deleted): its store, if any,
+        is checked whole, since an edit or a deletion can break other files (the index,
+        links to it). A deleted path belongs to the store its folder (or the nearest
+        folder above that still exists) belongs to."""
+        directory = os.path.dirname(path)
+        while not os.path.isdir(directory) and os.path.dirname(directory) != directory:
+            directory = os.path.dirname(directory)
+        exists = os.path.lexists(path)
+        why = self.pruner.why(path, os.path.isdir(path), self._named_chain(path))
+        if why is not None:  # a change is not a path the user named: excludes apply
+            self.notice(f"{self.display(path)}: skipped ({why})")
+            return
+        root = self.store_of(directory)
+        if root is not None and root.holds(path):
+            self._plan(root).report_all()
+        elif exists:
+            self._add_file(path, named=True)
+
+    def _named_chain(self, path: str) -> list[str]:
+        """The folders from the working directory (or the root) down to ``path``."""
+        chain = []
+        current = os.path.dirname(path)
+        while True:
+            chain.append(current)
+            if current == self.cwd:
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        return chain[::-1]
+
+    def _plan(self, root: Root, explicit: bool = False) -> _Plan:
+        plan = self.plans.get(root.path)
         if plan is None:
-            plan = self.plans[root] = _Plan(root, reason, explicit)
+            plan = self.plans[root.path] = _Plan(
+                root.path, root.reason, explicit, content=root.content
+            )
         return plan
 
     def _add_directory(self, path: str) -> None:
-        found = self.ancestor_root(path)
-        if found is not None:
-            root, reason = found
-            plan = self._plan(root, reason)
-            if root == path:
+        root = self.store_of(path)
+        if root is not None and root.holds(path + os.sep):
+            plan = self._plan(root)
+            if root.path == path:
                 plan.report_all()
             else:
                 plan.add_report(path)
             return
         roots, notes = self._scan_for_roots(path)
-        for root in roots:
-            self._plan(root, self.is_root(root) or "").report_all()
+        for found in roots:
+            self._plan(found).report_all()
         for note in notes:
-            if not any(note.startswith(root + os.sep) for root in roots):
+            if not any(
+                note.startswith(found.path + os.sep) and found.holds(note) for found in roots
+            ):
                 self.loose_notes[note] = None
-        if not roots and looks_like_memory_dir(path, self.settings):
-            self._plan(path, "given on the command line and holds memory files", True).report_all()
 
-    def _add_file(self, path: str) -> None:
-        directory = os.path.dirname(path)
-        found = self.ancestor_root(directory)
-        if found is not None:
-            self._plan(*found).add_report(path)
+    def _add_file(self, path: str, named: bool = False) -> None:
+        root = self.store_of(os.path.dirname(path))
+        if root is not None and root.holds(path):
+            self._plan(root).add_report(path)
         elif path.endswith(".jsonl"):
             self.loose_notes[path] = None
-        elif looks_like_memory_dir(directory, self.settings):
-            self._plan(directory, "holds memory files", True).add_report(path)
+        elif named and path.endswith(".md"):
+            why = (
+                f"beside {INDEX_NAME} of {self.display(root.path) or '.'}, which indexes only "
+                f"{self.display(root.content)}/"
+                if root is not None
+                else "no folder above it holds MEMORY.md or memory files"
+            )
+            self.notice(f"{self.display(path)}: not in a store ({why})")
 
-    def _scan_for_roots(self, top: str) -> tuple[list[str], list[str]]:
-        roots: list[str] = []
+    def _scan_for_roots(self, top: str) -> tuple[list[Root], list[str]]:
+        """Store roots and JSONL files under ``top`` (which belongs to no store), walking
+        top-down: the same roots :meth:`store_of` finds bottom-up."""
+        roots: list[Root] = []
         notes: list[str] = []
-        stack = [top]
+        # (directory, whether a store above it claims it)
+        stack = [(top, False)]
         while stack:
-            directory = stack.pop()
-            if self.is_root(directory):
-                roots.append(directory)
+            directory, claimed = stack.pop()
+            root = self.strong_root(directory)
+            if root is not None:
+                roots.append(root)
+                claimed = True
+            elif not claimed:
+                reason = self.weak_reason(directory)
+                if reason is not None:
+                    roots.append(Root(directory, reason))
+                    claimed = True
             for entry in _scandir(directory):
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in SKIP_DIRS:
-                        stack.append(entry.path)
-                elif entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
+                    if entry.name in SKIP_DIRS:
+                        continue
+                    why = self.pruner.why(entry.path, True)
+                    if why is not None:
+                        self.notice(f"{self.display(entry.path)}/: skipped ({why})")
+                        continue
+                    inside = root is None or root.content in (None, entry.path)
+                    stack.append((entry.path, claimed and inside))
+                elif (
+                    entry.name.endswith(".jsonl")
+                    and entry.is_file(follow_symlinks=False)
+                    and self.pruner.why(entry.path, False) is None
+                ):
                     notes.append(entry.path)
-        return sorted(roots), sorted(notes)
+        roots.sort(key=lambda r: r.path)
+        return roots, sorted(notes)
 
     # -- loading ---------------------------------------------------------------
 
@@ -167,7 +316,6 @@ class Discovery:
         return stores
 
     def _load_store(self, plan: _Plan, roots: set[str]) -> Store:
-        settings = self.settings
         config = self.configured.get(plan.root)
         store = Store(
             root=plan.root,
@@ -177,15 +325,25 @@ class Discovery:
             local_only=bool(config and config.local_only),
         )
         cache = self.caches.for_store(plan.root) if self.caches is not None else None
-        excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
+        excluded = self.pruner.excludes
+        pruner = self.pruner
         memory_sources: list[SourceFile] = []
         root_prefix = plan.root + os.sep
         # (directory, its store-relative prefix, its display prefix): no per-file slicing
         stack = [(plan.root, "", self.display(root_prefix))]
         while stack:
             directory, rel_dir, display_dir = stack.pop()
+            at_root = directory == plan.root
             for entry in _scandir(directory):
                 name = entry.name
+                if (
+                    at_root
+                    and plan.content is not None
+                    and name != INDEX_NAME
+                    and not name.endswith(".jsonl")
+                    and entry.path != plan.content
+                ):
+                    continue  # beside an index of a subfolder: not the store's
                 rel = rel_dir + name
                 if entry.is_symlink():
                     if name.endswith((".md", ".jsonl")):
@@ -201,7 +359,7 @@ class Discovery:
                         store.skipped.append(skipped)
                     if name in SKIP_DIRS or path in roots or excluded.match(rel, name):
                         continue
-                    if name.startswith("."):
+                    if name.startswith(".") or pruner.why(path, True) is not None:
                         continue
                     stack.append((path, rel + "/", display_dir + name + "/"))
                     continue
@@ -212,8 +370,13 @@ class Discovery:
                     store.skipped.append(Skipped(path, display, "special", _special_kind(path)))
                     continue
                 if name.endswith(".jsonl"):
-                    if self._is_notes(path):
+                    if pruner.why(path, False) is not None:
+                        store.excluded.append(rel)
+                    elif self._is_notes(path):
                         store.notes.append(self._read(path, rel, display))
+                    else:  # another schema: its bytes are still checked (privacy, encoding)
+                        store.files.append(self._read(path, rel, display))
+                        store.other_jsonl.append((display, _why_not_notes(path)))
                     continue
                 if rel == INDEX_NAME:
                     source = self._read(path, rel, display)
@@ -223,10 +386,15 @@ class Discovery:
                 if name.startswith(".") or excluded.match(rel, name):
                     store.excluded.append(rel)
                     continue
+                if pruner.why(path, False) is not None:
+                    store.excluded.append(rel)
+                    continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
         for path in sorted(self.overrides):  # in-memory files that are not on disk
-            found = self.ancestor_root(os.path.dirname(path))
-            if os.path.lexists(path) or found is None or found[0] != plan.root:
+            found = self.store_of(os.path.dirname(path))
+            if os.path.lexists(path) or found is None or found.path != plan.root:
+                continue
+            if not found.holds(path):
                 continue
             rel = path[len(root_prefix) :].replace(os.sep, "/")
             source = self._read(path, rel, self.display(path))
@@ -267,6 +435,11 @@ class Discovery:
         for path in sorted(self.loose_notes):
             if path in self.settings.notes or is_note_store(path):
                 by_dir.setdefault(os.path.dirname(path), []).append(path)
+            else:
+                self.notice(
+                    f"{self.display(path)}: not a note store ({_why_not_notes(path)}); "
+                    "list it in `notes = [...]` to lint it as one"
+                )
         stores = []
         for directory, paths in sorted(by_dir.items()):
             store = Store(
@@ -333,8 +506,13 @@ def discover(
     caches: CacheSet | None = None,
     jobs: int | None = None,
     keep_raw: bool = True,
+    touched: tuple[str, ...] = (),
+    notices: list[str] | None = None,
 ) -> list[Store]:
     """Stores for ``paths`` (default ``.``), each loaded whole.
+
+    ``touched`` are paths a change added, edited or deleted (``--staged``): their
+    stores are checked whole. ``notices`` receives what was passed over and why.
 
     ``stdin`` is ``(filename, data)``: lint ``data`` as that file, reporting only it.
     Without ``keep_raw`` the bytes of decoded memory files are dropped once read
@@ -343,9 +521,52 @@ def discover(
     finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()), caches, jobs, keep_raw)
     if stdin is not None:
         finder.add_override(*stdin)
-    for raw in paths or ([] if stdin else ["."]):
+    for raw in paths or ([] if stdin or touched else ["."]):
         finder.add_path(raw)
-    return finder.load()
+    for path in touched:
+        finder.add_touched(os.path.normpath(os.path.join(finder.cwd, path)))
+    stores = finder.load()
+    if notices is not None:
+        notices.extend(finder.notices)
+    return stores
+
+
+def auto_memory_candidates(cwd: str) -> list[str]:
+    """Where Claude Code keeps the auto memory of the project at ``cwd``:
+    ``~/.claude/projects/<slug>/memory`` (``$CLAUDE_CONFIG_DIR`` replaces ``~/.claude``),
+    where the slug is the project path with every character but ASCII letters and digits
+    replaced by ``-``. The project is the git work tree holding ``cwd`` (its main work
+    tree for a linked one), else ``cwd``; both are tried, in that order."""
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    projects = []
+    top = _git_project(cwd)
+    for project in (top, cwd):
+        if project is not None and project not in projects:
+            projects.append(project)
+    return [
+        os.path.join(base, "projects", re.sub(r"[^A-Za-z0-9]", "-", project), "memory")
+        for project in projects
+    ]
+
+
+def _git_project(directory: str) -> str | None:
+    """The work tree above ``directory`` (read from ``.git``, git is not run); for a
+    linked work tree (``.git`` is a file naming ``…/.git/worktrees/<name>``), the main one."""
+    current = directory
+    while True:
+        marker = os.path.join(current, ".git")
+        if os.path.isdir(marker) and not os.path.islink(marker):
+            return current
+        if os.path.isfile(marker) and not os.path.islink(marker):
+            text = read_head(marker, 4096).decode("utf-8", "replace").strip()
+            gitdir = text[len("gitdir:") :].strip() if text.startswith("gitdir:") else ""
+            gitdir = os.path.normpath(os.path.join(current, gitdir))
+            head, sep, _ = gitdir.partition(os.sep + os.path.join(".git", "worktrees") + os.sep)
+            return head if sep else current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 def _defer_index(store: Store, source: SourceFile) -> None:
@@ -378,8 +599,8 @@ class _Excludes:
     """``exclude`` patterns: plain names and paths matched by set lookup, globs by fnmatch."""
 
     def __init__(self, patterns: set[str]) -> None:
-        self.exact = {p for p in patterns if GLOB_CHARS.isdisjoint(p)}
-        self.globs = [p for p in patterns if not GLOB_CHARS.isdisjoint(p)]
+        self.exact = {p.rstrip("/") for p in patterns if GLOB_CHARS.isdisjoint(p)}
+        self.globs = sorted(p.rstrip("/") for p in patterns if not GLOB_CHARS.isdisjoint(p))
 
     def match(self, rel: str, name: str) -> bool:
         """Whether ``rel`` or its file name ``name`` is excluded."""
@@ -389,6 +610,217 @@ class _Excludes:
             fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern)
             for pattern in self.globs
         )
+
+    def which(self, rel: str, name: str) -> str | None:
+        """The pattern that excludes ``rel`` (or its name), if any."""
+        for candidate in (name, rel):
+            if candidate in self.exact:
+                return candidate
+        for pattern in self.globs:
+            if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(name, pattern):
+                return pattern
+        return None
+
+
+class Pruner:
+    """Which folders and files a walk passes over, and why: ``exclude``/``extend-exclude``
+    (a file or folder name, or a path relative to the config file's folder) and, with
+    ``respect-gitignore``, what git ignores."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.excludes = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
+        self.base = settings.config_dir.rstrip(os.sep) + os.sep
+        self.gitignore = GitIgnore() if settings.respect_gitignore else None
+
+    def why(self, path: str, is_dir: bool, above: list[str] | None = None) -> str | None:
+        """Why ``path`` is passed over, or ``None``; ``above`` are folders above it that a
+        walk would have had to enter (for paths named on the command line)."""
+        for folder in above or ():
+            if folder != path:
+                reason = self._why(folder, True)
+                if reason is not None:
+                    return f"{reason}, in {os.path.basename(folder)}/"
+        return self._why(path, is_dir)
+
+    def _why(self, path: str, is_dir: bool) -> str | None:
+        name = os.path.basename(path)
+        rel = path[len(self.base) :].replace(os.sep, "/") if path.startswith(self.base) else name
+        pattern = self.excludes.which(rel, name)
+        if pattern is not None:
+            return f"excluded by `{pattern}`"
+        if self.gitignore is not None and self.gitignore.ignored(path, is_dir):
+            return "ignored by git"
+        return None
+
+
+class GitIgnore:
+    """git's ignore rules, read with ``pathspec`` (git itself is never run): the
+    ``.gitignore`` files from the work tree's top down to a path (the deeper file
+    wins), then ``.git/info/exclude``, then the user's ``~/.config/git/ignore``.
+    Outside a git work tree nothing is ignored."""
+
+    def __init__(self) -> None:
+        self._tops: dict[str, str | None] = {}
+        self._chains: dict[str, list[tuple[str, object]]] = {}
+
+    def top(self, directory: str) -> str | None:
+        if directory in self._tops:
+            return self._tops[directory]
+        if os.path.lexists(os.path.join(directory, ".git")):
+            found = directory
+        else:
+            parent = os.path.dirname(directory)
+            found = None if parent == directory else self.top(parent)
+        self._tops[directory] = found
+        return found
+
+    def _chain(self, directory: str) -> list[tuple[str, object]]:
+        """``(folder, spec)`` pairs that apply to entries of ``directory``, deepest first."""
+        chain = self._chains.get(directory)
+        if chain is not None:
+            return chain
+        top = self.top(directory)
+        if top is None:
+            chain = []
+        elif directory == top:
+            chain = [
+                (top, spec)
+                for spec in (
+                    _ignore_spec(os.path.join(top, ".gitignore")),
+                    _ignore_spec(os.path.join(top, ".git", "info", "exclude")),
+                    _ignore_spec(_global_excludes()),
+                )
+                if spec is not None
+            ]
+        else:
+            own = _ignore_spec(os.path.join(directory, ".gitignore"))
+            chain = ([(directory, own)] if own is not None else []) + self._chain(
+                os.path.dirname(directory)
+            )
+        self._chains[directory] = chain
+        return chain
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        for folder, spec in self._chain(os.path.dirname(path)):
+            rel = path[len(folder) + 1 :].replace(os.sep, "/") + ("/" if is_dir else "")
+            verdict = spec.check_file(rel).include
+            if verdict is not None:
+                return verdict
+        return False
+
+
+IGNORE_FILE_BYTES = 1024 * 1024
+
+
+def _ignore_spec(path: str | None):
+    """The ignore patterns in ``path`` (a regular file, never followed), or ``None``."""
+    if path is None:
+        return None
+    data = read_head(path, IGNORE_FILE_BYTES)
+    if not data.strip():
+        return None
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
+
+
+def _global_excludes() -> str | None:
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(config, "git", "ignore")
+
+
+def _indexed_subfolder(directory: str) -> str | None:
+    """The one subfolder ``directory``'s ``MEMORY.md`` links into, when every local link
+    of the index points there (``- [X](memory/x.md)``): the index sits one level up."""
+    head = read_head(os.path.join(directory, INDEX_NAME), INDEX_HEAD_BYTES)
+    targets = [
+        target
+        for target in INDEX_LINK.findall(head.decode("utf-8", "replace"))
+        if "://" not in target and not target.startswith(("/", "../"))
+    ]
+    firsts = {target.lstrip("./").split("/", 1)[0] for target in targets}
+    if len(firsts) != 1 or not all("/" in target.lstrip("./") for target in targets):
+        return None
+    sub = os.path.join(directory, firsts.pop())
+    if not os.path.isdir(sub) or os.path.islink(sub):
+        return None
+    if os.path.lexists(os.path.join(sub, INDEX_NAME)):
+        return None  # the subfolder has an index of its own: a store of its own
+    return sub
+
+
+def _memory_folder_reason(directory: str, settings: Settings) -> str | None:
+    """Why ``directory`` (without an index) is a store, or ``None``: it is a ``memory/``,
+    ``memories/`` or ``.claude/agent-memory/<agent>/`` folder whose Markdown has
+    frontmatter, or most of its Markdown files carry memory frontmatter (a
+    ``description`` and a memory ``type``)."""
+    excluded = set(settings.exclude) | set(settings.extend_exclude)
+    names = sorted(
+        entry.name
+        for entry in _scandir(directory)
+        if entry.name.endswith(".md")
+        and entry.name not in excluded
+        and not entry.name.startswith(".")
+        and entry.is_file(follow_symlinks=False)
+    )
+    if not names:
+        return None
+    sample = [
+        read_head(os.path.join(directory, name), 4096).decode("utf-8", "replace")
+        for name in names[:25]
+    ]
+    base = os.path.basename(directory)
+    parent = os.path.dirname(directory)
+    if base.lower() in LAYOUT_NAMES:
+        layout = f"a {base}/ folder"
+    elif os.path.basename(parent) == "agent-memory" and (
+        os.path.basename(os.path.dirname(parent)) == ".claude"
+    ):
+        layout = "a .claude/agent-memory/<agent>/ folder"
+    else:
+        layout = None
+    if layout is not None and any(_frontmatter(head) for head in sample):
+        return f"is {layout} whose Markdown has frontmatter (no {INDEX_NAME})"
+    memory_like = sum(
+        1 for head in sample if "\ndescription:" in _frontmatter(head) and TYPE_LINE.search(head)
+    )
+    if memory_like and memory_like * 2 >= len(sample):
+        return (
+            f"holds memory files: {memory_like} of {len(sample)} Markdown files have "
+            f"memory frontmatter (no {INDEX_NAME})"
+        )
+    return None
+
+
+def _frontmatter(head: str) -> str:
+    """The frontmatter block at the start of ``head`` when it has a ``name`` or
+    ``description`` key, else ``""``."""
+    if not head.startswith("---"):
+        return ""
+    end = head.find("\n---", 3)
+    block = head[: end if end != -1 else len(head)]
+    return block if FRONTMATTER_KEY.search(block) else ""
+
+
+def _why_not_notes(path: str) -> str:
+    """Why a JSONL file is not a note store (for ``--show-files``)."""
+    import json
+
+    records = facts = 0
+    for line in read_head(path, 64 * 1024).split(b"\n"):
+        if not line.strip():
+            continue
+        records += 1
+        try:
+            value = json.loads(line)
+        except ValueError:
+            value = None
+        facts += isinstance(value, dict) and "fact" in value
+        if records >= 5:
+            break
+    if records == 0:
+        return "empty"
+    return f"{facts} of its first {records} records have a `fact` key"
 
 
 def _link_detail(path: str, root: str) -> str:

@@ -194,3 +194,24 @@ def listed(repo: Repository, folder: str, *options: str) -> set[str]:
     """``git ls-files -z options -- .`` in ``folder``: paths relative to ``folder``."""
     out = _run(folder, repo, "ls-files", "-z", *options, "--", ".")
     return {part for part in out.decode("utf-8", "surrogateescape").split("\0") if part}
+
+
+def staged_changes(folder: str) -> tuple[list[str], list[str]]:
+    """The paths the staged change adds or modifies, and those it deletes (a rename is
+    both: renames are not detected), for the work tree holding ``folder``; absolute,
+    below ``folder``'s own spelling of the work tree's top (``folder`` may be reached
+    through a symlink)."""
+    repo = repository(folder)
+    out = _run(repo.top, repo, "diff", "--cached", "--name-status", "--no-renames", "-z")
+    top = os.path.abspath(folder)
+    while os.path.realpath(top) != repo.top and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    fields = out.split(b"\0")
+    changed: list[str] = []
+    deleted: list[str] = []
+    for status, name in zip(fields[0::2], fields[1::2], strict=False):
+        if not status:
+            continue
+        path = os.path.join(top, os.fsdecode(name))
+        (deleted if status.startswith(b"D") else changed).append(path)
+    return changed, deleted

@@ -61,6 +61,10 @@ def resolve_settings(args) -> Settings:
         "ignore": (*settings.ignore, *args.ignore) or None,
         "fail_on": Severity.parse(args.fail_on) if args.fail_on else None,
         "base_rev": getattr(args, "base", None),
+        "exclude": tuple(args.exclude) if getattr(args, "exclude", None) is not None else None,
+        "extend_exclude": (*settings.extend_exclude, *getattr(args, "extend_exclude", ())) or None,
+        "force_exclude": getattr(args, "force_exclude", None),
+        "respect_gitignore": getattr(args, "respect_gitignore", None),
     }
     cli = {
         key: value
@@ -113,22 +117,31 @@ def run_check(args) -> int:
 
         return run_fix(args, settings, selected_rules(settings), stdin)
     caches = _result_caches(args, settings)
+    notices: list[str] = []
     try:
+        paths, touched = _named_paths(args, notices)
+        if (args.staged or args.auto_memory) and not (paths or touched or stdin):
+            report = sys.stdout if args.show_files else (None if args.quiet else sys.stderr)
+            for notice in notices if report else ():
+                print(f"{'' if args.show_files else 'memlint: '}{escape(notice)}", file=report)
+            return EXIT_OK
         stores = discover(
-            [p for p in args.paths if p != "-"],
+            paths,
             settings,
             stdin=stdin,
             caches=caches,
             jobs=args.jobs,
             keep_raw=False,
+            touched=touched,
+            notices=notices,
         )
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    if report_barren_paths(args.paths, stores):
+    if report_barren_paths(args.paths, stores, settings):
         return EXIT_ERROR
     if args.show_files:
-        sys.stdout.write(files_text(stores))
+        sys.stdout.write(files_text(stores, notices))
         return EXIT_OK
     if args.show_loaded:
         from memlint.budget import loaded_text
@@ -150,6 +163,8 @@ def run_check(args) -> int:
     emit_report(args, report_text(args, settings, diagnostics, stores, rules))
     if not stores and not args.quiet:
         print("memlint: no memory store found (a folder with MEMORY.md)", file=sys.stderr)
+        for notice in notices:
+            print(f"memlint: {escape(notice)}", file=sys.stderr)
     if any(d.code == CRASH_CODE for d in diagnostics):
         return EXIT_ERROR
     if args.exit_zero:
@@ -158,16 +173,22 @@ def run_check(args) -> int:
     return EXIT_FAIL if failing else EXIT_OK
 
 
-def report_barren_paths(paths: list[str], stores) -> bool:
+def report_barren_paths(paths: list[str], stores, settings: Settings) -> bool:
     """Print an error for each folder named on the command line that yields no store
     (a link to a folder is never followed, so it yields none); whether there was one.
-    Files are left alone: pre-commit names every changed Markdown file, memories or not."""
+    Files are left alone: pre-commit names every changed Markdown file, memories or not;
+    so are folders that ``--force-exclude`` passed over (``--show-files`` says so)."""
+    from memlint.discovery import Pruner
+
     cwd = os.getcwd()
     roots = [store.root for store in stores]
+    pruner = Pruner(settings) if settings.force_exclude else None
     barren = False
     for raw in paths:
         path = os.path.normpath(os.path.join(cwd, raw))
         if raw == "-" or not os.path.isdir(path):
+            continue
+        if pruner is not None and pruner.why(path, True) is not None:
             continue
         if os.path.islink(path):
             reason = "is a symbolic link, which memlint never follows; name the folder itself"
@@ -233,6 +254,40 @@ def emit_report(args, output: str, stream=None) -> None:
     if args.silent and not args.output_file:
         return
     _emit(output, args.output_file, stream)
+
+
+def _named_paths(args, notices: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """The paths to check (from the command line, and Claude Code's auto memory folder
+    with ``--auto-memory``) and the paths the staged change touched (``--staged``)."""
+    from memlint.discovery import UsageError
+
+    paths = [p for p in args.paths if p != "-"]
+    touched: tuple[str, ...] = ()
+    if args.staged:
+        from memlint.gitbase import GitUnavailable, staged_changes
+
+        try:
+            changed, gone = staged_changes(os.getcwd())
+        except GitUnavailable as exc:
+            raise UsageError(f"--staged: {exc}") from None
+        touched = (*changed, *gone)
+        if not touched:
+            notices.append("--staged: nothing is staged")
+    if args.auto_memory:
+        from memlint.discovery import auto_memory_candidates
+
+        found = None
+        for candidate in auto_memory_candidates(os.getcwd()):
+            exists = os.path.isdir(candidate) and not os.path.islink(candidate)
+            notices.append(
+                f"auto memory: looked in {candidate} ({'found' if exists else 'not there'})"
+            )
+            if exists:
+                found = candidate
+                break
+        if found is not None:
+            paths.append(found)
+    return paths, touched
 
 
 def _listed_rules(output_format: str, rules, settings: Settings) -> tuple[str, ...]:
@@ -354,7 +409,8 @@ def statistics_text(diagnostics: list[Diagnostic], output_format: str = "full") 
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def files_text(stores) -> str:
+def files_text(stores, notices: list[str] = ()) -> str:
+    """Each store, why it is one, its profile and files, and what was passed over."""
     out = []
     for store in stores:
         out.append(
@@ -374,6 +430,12 @@ def files_text(stores) -> str:
             out.append(f"  excluded {escape(rel)}\n")
         for skipped in store.skipped:
             out.append(f"  skipped {escape(skipped.display)} ({escape(skipped.detail)})\n")
+        for display, why in store.other_jsonl:
+            out.append(
+                f"  jsonl   {escape(display)} (not a note store: {escape(why)}; checked for "
+                "privacy and encoding only; list it in `notes` to lint it as one)\n"
+            )
+    out.extend(f"{escape(notice)}\n" for notice in notices)
     return "".join(out)
 
 

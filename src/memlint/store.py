@@ -186,6 +186,8 @@ class Store:
     notes: list[SourceFile] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)
+    # JSONL files of another schema: (display path, why not notes); linted as plain files
+    other_jsonl: list[tuple[str, str]] = field(default_factory=list)
     local_only: bool = False
     report: set[str] | None = None
     memo: Memo | None = None

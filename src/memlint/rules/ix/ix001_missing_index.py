@@ -49,18 +49,18 @@ def check(ctx, store):
         return
     variant = next((rel for rel in top_level if fold(rel) == fold(INDEX_NAME)), None)
     path = os.path.join(store.root, INDEX_NAME)
-    first = store.memories[0].file
-    display = first.display[: len(first.display) - len(first.rel)] + INDEX_NAME
+    first = store.memories[0].file  # reported where it exists: the store's first memory
     count = len(store.memories)
     if variant is not None:
         message = (
             f"store has {count} memory file(s) but no {INDEX_NAME}; `{variant}` differs "
             f"only in case (rename it to {INDEX_NAME})"
         )
-        yield ctx.report_at(path, display, Range.file_start(), message)
+        at = next((s for s in store.files if s.rel == variant), first)
+        yield ctx.report_at(at.path, at.display, Range.file_start(), message)
         return
     content = "".join(entry_line(memory) + "\n" for memory in store.memories)
     edit = Edit(path, 0, 0, content, Range.file_start(), create=True)
     fix = Fix.safe(f"Create {INDEX_NAME} with {count} entries", edit)
     message = f"store has {count} memory file(s) but no {INDEX_NAME} index"
-    yield ctx.report_at(path, display, Range.file_start(), message, fix)
+    yield ctx.report_at(first.path, first.display, Range.file_start(), message, fix)

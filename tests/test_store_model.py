@@ -1,0 +1,235 @@
+"""One store model: a folder, the repository root, every file, and the staged change
+(the pre-commit hook) all find the same stores and the same findings."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import write_files
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+SRC = CHECKOUT / "src"
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "memlint tests",
+    "GIT_AUTHOR_EMAIL": "tests@invalid",
+    "GIT_COMMITTER_NAME": "memlint tests",
+    "GIT_COMMITTER_EMAIL": "tests@invalid",
+}
+
+
+def memory(name: str, extra: str = "") -> str:
+    return (
+        f"---\nname: {name}\ndescription: about {name}\ntype: user\n---\nBody of {name}.\n{extra}"
+    )
+
+
+TREE = {
+    # an index at the repository root that indexes memory/: README and docs/ are not memories
+    "MEMORY.md": "# Index\n\n- [A](memory/user_a.md) — a\n- [B](memory/user_b.md) — b\n",
+    "README.md": "# Project\n\nDefault DB password: hunter22\n",
+    "docs/plan.md": "---\nname: plan\ndescription: the plan\n---\nA plan.\n",
+    "memory/user_a.md": memory("user_a"),
+    "memory/user_b.md": memory("user_b"),
+    "memory/user_c.md": memory("user_c"),  # not indexed: IX002
+    # a store without an index, found from the root: IX001 at its first memory
+    ".claude/agent-memory/reviewer/user_x.md": memory("user_x"),
+    ".claude/agent-memory/reviewer/user_y.md": memory("user_y"),
+    # a code folder named memory/: never a store
+    "src/memory/allocator.md": "# Allocator\n\nDefault DB password: hunter22\n",
+    # a gitignored store and an excluded store
+    "build/MEMORY.md": "- [Z](user_z.md) — z\n- [Gone](gone.md) — g\n",
+    "build/user_z.md": memory("user_z"),
+    "examples/store/MEMORY.md": "- [Q](user_q.md) — q\n- [Gone](gone.md) — g\n",
+    "examples/store/user_q.md": memory("user_q"),
+    # nested stores, a note store above them, a JSONL log of another schema inside one
+    "team/MEMORY.md": "- [T](user_t.md) — t\n",
+    "team/user_t.md": memory("user_t"),
+    "team/events.jsonl": '{"event": "login", "who": "bob.smith@corp-mail.com"}\n',
+    "team/sub/MEMORY.md": "- [S](user_s.md) — s\n- [Gone](user_gone.md) — g\n",
+    "team/sub/user_s.md": memory("user_s"),
+    "notes.jsonl": '{"time": "2026-01-01T00:00:00Z", "project": "p", "fact": "Tea."}\n',
+    ".gitignore": "build/\n",
+    "memlint.toml": 'extend-exclude = ["examples"]\n',
+}
+EXPECTED = {
+    ("FS006", "team/link.md", 1),
+    ("IX001", ".claude/agent-memory/reviewer/user_x.md", 1),
+    ("IX002", "memory/user_c.md", 1),
+    ("IX003", "team/sub/MEMORY.md", 2),
+    ("PV004", "team/events.jsonl", 1),
+}
+STORES = [".", ".claude/agent-memory/reviewer", "team", "team/sub"]
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed")
+    return path
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    done = subprocess.run(
+        [_tool("git"), "-C", str(repo), *args],
+        check=True,
+        env=env,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+def memlint(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, **GIT_ENV, "PYTHONPATH": str(SRC)}
+    return subprocess.run(
+        [sys.executable, "-m", "memlint", "check", "--no-cache", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def findings(repo: Path, *args: str) -> set[tuple[str, str, int]]:
+    done = memlint(repo, "--output-format", "json", "--exit-zero", *args)
+    assert done.returncode == 0, done.stderr
+    return {(d["code"], d["filename"], d["location"]["row"]) for d in json.loads(done.stdout)}
+
+
+def stores(repo: Path, *args: str) -> list[str]:
+    done = memlint(repo, "--show-files", *args)
+    roots = [
+        line.split(": profile ")[0] for line in done.stdout.splitlines() if ": profile " in line
+    ]
+    return sorted("." if root == str(repo) else root for root in roots)
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    write_files(tmp_path, TREE)
+    (tmp_path / "team" / "link.md").symlink_to("../memory/user_a.md")
+    git(tmp_path, "init", "-q")
+    return tmp_path
+
+
+def every_file(repo: Path) -> list[str]:
+    names = []
+    for folder, dirs, files in os.walk(repo):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        names.extend(os.path.relpath(os.path.join(folder, f), repo) for f in files)
+    return sorted(names)
+
+
+def test_every_entry_point_finds_the_same_stores_and_findings(tree):
+    whole = findings(tree, ".")
+    assert whole == EXPECTED
+    assert stores(tree, ".") == STORES
+    assert findings(tree, *STORES) == EXPECTED
+    assert stores(tree, *STORES) == STORES
+    # pre-commit names every file: the excludes apply to named paths with --force-exclude
+    assert findings(tree, "--force-exclude", *every_file(tree)) == EXPECTED
+    assert stores(tree, "--force-exclude", *every_file(tree)) == STORES
+    git(tree, "add", "-A")
+    assert findings(tree, "--staged") == EXPECTED
+    assert stores(tree, "--staged") == STORES
+
+
+def test_show_files_explains_what_was_passed_over(tree):
+    out = memlint(tree, "--show-files").stdout
+    assert f"{tree}: profile typed" in out
+    assert "store because it has MEMORY.md, which indexes the memory files in memory/" in out
+    assert "README.md" not in out and "docs/plan.md" not in out
+    assert "is a .claude/agent-memory/<agent>/ folder whose Markdown has frontmatter" in out
+    assert "build/: skipped (ignored by git)" in out
+    assert "examples/: skipped (excluded by `examples`)" in out
+    assert "team/events.jsonl (not a note store: 0 of its first 1 records have a `fact` key" in out
+    assert "  notes   notes.jsonl" in out  # beside the index: the root store's
+
+
+def test_named_paths_are_checked_unless_force_exclude(tree):
+    assert ("IX003", "build/MEMORY.md", 2) in findings(tree, "build")
+    assert findings(tree, "build", "--force-exclude") == set()
+    assert ("IX003", "examples/store/MEMORY.md", 2) in findings(tree, "examples/store")
+    assert ("IX003", "build/MEMORY.md", 2) in findings(tree, "--no-respect-gitignore")
+    isolated = findings(tree, "--isolated")
+    assert ("IX003", "examples/store/MEMORY.md", 2) in isolated
+    assert findings(tree, "--isolated", "--exclude", "README.md,examples") == EXPECTED
+    assert findings(tree, "--isolated", "--extend-exclude", "examples/*") == EXPECTED
+    assert ("IX002", "memory/user_c.md", 1) not in findings(tree, "--extend-exclude", "memory")
+
+
+def test_a_named_file_outside_every_store_is_not_linted(tree):
+    assert findings(tree, "src/memory/allocator.md", "README.md", "docs/plan.md") == set()
+    err = memlint(tree, "src/memory/allocator.md").stderr
+    assert "src/memory/allocator.md: not in a store" in err
+
+
+def test_gitignore_negation_and_info_exclude(tree):
+    (tree / ".gitignore").write_text("build/\n*.md\n!MEMORY.md\n!user_*.md\n")
+    assert findings(tree, ".") == EXPECTED
+    (tree / ".git" / "info").mkdir(exist_ok=True)
+    (tree / ".git" / "info" / "exclude").write_text("team/sub/\n")
+    assert ("IX003", "team/sub/MEMORY.md", 2) not in findings(tree, ".")
+
+
+def test_gitignore_applies_only_inside_a_git_work_tree(tmp_path):
+    write_files(tmp_path, {".gitignore": "build/\n", "build/MEMORY.md": "- [G](g.md) — g\n"})
+    assert findings(tmp_path, ".") == {("IX003", "build/MEMORY.md", 1)}
+
+
+def test_no_store_message_names_the_jsonl_files_seen(tmp_path):
+    write_files(tmp_path, {"logs/run.jsonl": '{"event": "start"}\n{"event": "stop"}\n'})
+    done = memlint(tmp_path, ".")
+    assert done.returncode == 0
+    assert "no memory store found" in done.stderr
+    assert (
+        "logs/run.jsonl: not a note store (0 of its first 2 records have a `fact` key); "
+        "list it in `notes = [...]` to lint it as one"
+    ) in done.stderr
+
+
+def test_auto_memory_is_found_from_the_project_on_a_fake_home(tmp_path):
+    home = tmp_path / "home"
+    project = tmp_path / "work" / "my_project.v2"
+    (project / "src").mkdir(parents=True)
+    git(project, "init", "-q")
+    slug = str(project).replace("/", "-").replace("_", "-").replace(".", "-")
+    folder = home / ".claude" / "projects" / slug / "memory"
+    write_files(folder, {"MEMORY.md": "- [Gone](gone.md) — g\n"})
+    env_home = {"HOME": str(home)}
+    os.environ.pop("CLAUDE_CONFIG_DIR", None)
+    done = _run_in(project / "src", env_home, "--auto-memory", "--show-files")
+    assert f"auto memory: looked in {folder} (found)" in done.stdout
+    assert f"{folder}: profile" in done.stdout
+    done = _run_in(project / "src", env_home, "--auto-memory", "--output-format", "concise")
+    assert done.returncode == 1 and "IX003" in done.stdout
+    (folder / "MEMORY.md").unlink()
+    folder.rmdir()
+    done = _run_in(project / "src", env_home, "--auto-memory")
+    assert done.returncode == 0
+    assert f"auto memory: looked in {folder} (not there)" in done.stderr
+
+
+def _run_in(cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
+    full = {**os.environ, **env, "PYTHONPATH": str(SRC)}
+    full.pop("CLAUDE_CONFIG_DIR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "memlint", "check", "--no-cache", *args],
+        cwd=cwd,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
