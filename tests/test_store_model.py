@@ -191,13 +191,17 @@ def test_gitignore_applies_only_inside_a_git_work_tree(tmp_path):
 
 def test_no_store_message_names_the_jsonl_files_seen(tmp_path):
     write_files(tmp_path, {"logs/run.jsonl": '{"event": "start"}\n{"event": "stop"}\n'})
-    done = memlint(tmp_path, ".")
-    assert done.returncode == 0
-    assert "no memory store found" in done.stderr
-    assert (
+    why = (
         "logs/run.jsonl: not a note store (0 of its first 2 records have a `fact` key); "
         "list it in `notes = [...]` to lint it as one"
-    ) in done.stderr
+    )
+    done = memlint(tmp_path)
+    assert done.returncode == 0
+    assert "no memory store found" in done.stderr and why in done.stderr
+    done = memlint(tmp_path, ".")  # a folder named that yields no store is an error
+    assert done.returncode == 2
+    assert ".: holds no memory store" in done.stderr and why in done.stderr
+    assert why in memlint(tmp_path, "--show-files").stdout
 
 
 def test_auto_memory_is_found_from_the_project_on_a_fake_home(tmp_path):

@@ -450,7 +450,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    if report_barren_paths(args.paths, outcome.stores):
+    if report_barren_paths(args.paths, outcome.stores, settings):
         return EXIT_ERROR
     for message in [] if args.silent else outcome.warnings:
         print(f"memlint: warning: {message}", file=sys.stderr)

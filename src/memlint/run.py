@@ -139,6 +139,8 @@ def run_check(args) -> int:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     if report_barren_paths(args.paths, stores, settings):
+        for notice in notices:
+            print(f"memlint: {escape(notice)}", file=sys.stderr)
         return EXIT_ERROR
     if args.show_files:
         sys.stdout.write(files_text(stores, notices))
