@@ -32,8 +32,8 @@ def home(tmp_path):
     return tmp_path / "home"
 
 
-def memlint(home: Path, *args: str):
-    env = {**os.environ, "HOME": str(home)}
+def memlint(home: Path, *args: str, path: str | None = None):
+    env = {**os.environ, "HOME": str(home), "PATH": path or os.environ["PATH"]}
     env.pop("CLAUDE_CONFIG_DIR", None)
     result = subprocess.run(
         [sys.executable, "-m", "memlint", "hook", *args],
@@ -172,3 +172,10 @@ def test_a_symlinked_settings_file_is_not_written_through(home, tmp_path):
 def test_unknown_event_is_a_usage_error(home):
     code, _, err = memlint(home, "install", "--events", "post,later")
     assert code == 2 and "unknown event 'later'" in err
+
+
+def test_install_warns_when_memlint_is_not_on_path(home):
+    code, _, err = memlint(home, "install", path=str(home))
+    assert code == 0
+    assert err.startswith("memlint: warning: `memlint` is not on PATH")
+    assert (home / ".claude" / "settings.json").exists()

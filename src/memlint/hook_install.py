@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 
 from memlint.textutil import escape
@@ -115,6 +116,12 @@ def run_hook_command(args, parser) -> int:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return 2
     print(f"memlint: {escape(path)}: memlint's hooks {_done(args.hook_command)}")
+    if args.hook_command == "install" and shutil.which("memlint") is None:
+        print(
+            "memlint: warning: `memlint` is not on PATH, so Claude Code cannot run the hook; "
+            "install it with pipx or put its folder on PATH",
+            file=sys.stderr,
+        )
     return 0
 
 
