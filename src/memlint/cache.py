@@ -499,6 +499,11 @@ def user_cache_home() -> str:
     return os.path.join(base, "memlint")
 
 
+def project_cache_dir(cwd: str) -> str:
+    """The default cache folder of runs from ``cwd``: one per project, by real path."""
+    return os.path.join(user_cache_home(), "projects", _name(os.path.realpath(cwd)))
+
+
 def _is_own(st: os.stat_result) -> bool:
     return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
 
@@ -571,10 +576,7 @@ def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) 
     cache; ``None`` when there is none yet (``create`` false) or it is refused (with
     a warning on stderr: the run goes on without it)."""
     home = user_cache_home()
-    if cache_dir:
-        directory = os.path.abspath(cache_dir)
-    else:
-        directory = os.path.join(home, "projects", _name(os.path.realpath(cwd)))
+    directory = os.path.abspath(cache_dir) if cache_dir else project_cache_dir(cwd)
     try:
         secret = _secret(home, create) if _own_folder(home, create) else None
         if secret is None or not _own_folder(directory, create):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -191,3 +192,15 @@ def test_a_git_program_committed_to_the_repository_is_not_run(embedded, markers)
     path = os.pathsep.join([".", os.environ["PATH"]])  # a relative entry finds ./git
     memlint(embedded, "check", "--isolated", "--base", "HEAD", "notes/", env={"PATH": path})
     assert sorted(p.name for p in markers.iterdir()) == []
+
+
+def test_only_gitbase_starts_processes():
+    """Every program memlint runs goes through the hardened module."""
+    src = Path(__file__).resolve().parents[2] / "src" / "memlint"
+    starting = {"subprocess", "Popen", "os.system", "os.exec", "os.spawn", "os.popen"}
+    found = [
+        str(path.relative_to(src))
+        for path in src.rglob("*.py")
+        if path.name != "gitbase.py" and any(word in path.read_text("utf-8") for word in starting)
+    ]
+    assert found == []
