@@ -60,7 +60,12 @@ def project(tmp_path):
 
 def _env(root: Path) -> dict:
     home = root.parent / "home"
-    return {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude")}
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "XDG_CACHE_HOME": str(root.parent / "cache"),  # inside the snapshot: never written
+    }
 
 
 def payload(name: str, root: Path, **values) -> bytes:

@@ -130,13 +130,6 @@ def claude_home() -> str:
     return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
 
 
-def auto_memory_dir(cwd: str) -> str:
-    """The user's auto-memory folder for project ``cwd``: ``~/.claude/projects/<slug>/memory``
-    (the slug is the path with every character but ASCII letters and digits as ``-``)."""
-    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in cwd)
-    return os.path.join(claude_home(), "projects", slug, "memory")
-
-
 def _may_be_memory(path: str, cwd: str) -> bool:
     """A cheap test that lets everything that may be in a store through: an ancestor
     holds ``MEMORY.md``, the path is an agent's or the user's memory folder, its
@@ -421,10 +414,13 @@ def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
 
 
 def _session_start(cwd: str) -> int:
-    root = auto_memory_dir(cwd)
-    index_path = os.path.join(root, INDEX_NAME)
-    if not os.path.isfile(index_path) or os.path.islink(index_path):
+    from memlint.discovery import auto_memory_candidates
+
+    indexes = [os.path.join(folder, INDEX_NAME) for folder in auto_memory_candidates(cwd)]
+    found = [path for path in indexes if os.path.isfile(path) and not os.path.islink(path)]
+    if not found:
         return 0
+    index_path = found[0]
     linter = _Linter(index_path, cwd)
     found = linter.lint()
     if linter.store is None or linter.store.index is None:
