@@ -454,12 +454,14 @@ class CacheSet:
         self.secret = secret
         self.stores: dict[str, StoreCache] = {}
 
-    def for_store(self, root: str) -> StoreCache:
+    def for_store(self, root: str, key: str | None = None) -> StoreCache:
+        """The cache of the store at ``root``; ``key`` is its :func:`config_key` when its
+        settings are not the run's (a config file of its own)."""
         found = self.stores.get(root)
         if found is None:
             name = _name(os.path.realpath(root))
             path = os.path.join(self.directory, f"store-{name}.pickle")
-            found = self.stores[root] = StoreCache(path, self.key, self.secret)
+            found = self.stores[root] = StoreCache(path, key or self.key, self.secret)
         return found
 
     def save(self) -> None:

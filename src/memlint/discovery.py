@@ -29,7 +29,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 
-from memlint.cache import CacheSet, StoreCache, signature
+from memlint.cache import CacheSet, StoreCache, config_key, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, read_head
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
@@ -88,8 +88,10 @@ class Discovery:
         caches: CacheSet | None = None,
         jobs: int | None = None,
         keep_raw: bool = True,
+        settings_for=None,
     ) -> None:
         self.settings = settings
+        self.settings_for = settings_for  # folder -> its settings (nested config files)
         self.cwd = cwd
         self.caches = caches
         self.jobs = jobs
@@ -324,8 +326,15 @@ class Discovery:
             report=plan.report,
             local_only=bool(config and config.local_only),
         )
-        cache = self.caches.for_store(plan.root) if self.caches is not None else None
-        excluded = self.pruner.excludes
+        settings = self.settings_for(plan.root) if self.settings_for else self.settings
+        if settings is not self.settings:
+            store.settings = settings
+            excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
+        else:
+            excluded = self.pruner.excludes
+        cache = None
+        if self.caches is not None:
+            cache = self.caches.for_store(plan.root, config_key(settings, self.cwd))
         pruner = self.pruner
         memory_sources: list[SourceFile] = []
         root_prefix = plan.root + os.sep
@@ -508,17 +517,22 @@ def discover(
     keep_raw: bool = True,
     touched: tuple[str, ...] = (),
     notices: list[str] | None = None,
+    settings_for=None,
 ) -> list[Store]:
     """Stores for ``paths`` (default ``.``), each loaded whole.
 
     ``touched`` are paths a change added, edited or deleted (``--staged``): their
     stores are checked whole. ``notices`` receives what was passed over and why.
+    ``settings_for`` gives the settings of a store's folder (its nearest config file)
+    when they may differ from ``settings``, which decide what is walked.
 
     ``stdin`` is ``(filename, data)``: lint ``data`` as that file, reporting only it.
     Without ``keep_raw`` the bytes of decoded memory files are dropped once read
     (and hashed for the cache): linting needs only their text.
     """
-    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()), caches, jobs, keep_raw)
+    finder = Discovery(
+        settings, os.path.abspath(cwd or os.getcwd()), caches, jobs, keep_raw, settings_for
+    )
     if stdin is not None:
         finder.add_override(*stdin)
     for raw in paths or ([] if stdin or touched else ["."]):

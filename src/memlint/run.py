@@ -15,14 +15,18 @@ STATISTICS_FORMATS = frozenset({"full", "concise", "json", "json-lines"})
 
 
 def resolve_settings(args) -> Settings:
-    """Config file (found, given, or none with ``--isolated``) plus command-line overrides.
+    """The settings of the working directory: see :func:`settings_tree`."""
+    return settings_tree(args).base
 
-    A ``.memlint.toml`` that is another tool's configuration is passed over with one
-    line on stderr. The result records where each setting came from (``--show-settings``).
-    """
+
+def settings_tree(args) -> SettingsTree:
+    """Settings per folder, as in ruff: the nearest config file at or above a folder
+    (``.memlint.toml`` > ``memlint.toml`` > ``pyproject.toml``) with the command line's
+    ``--config KEY=VALUE`` and options on top. ``--config FILE`` or ``--isolated`` gives
+    every folder the same settings. A ``.memlint.toml`` that is another tool's
+    configuration is passed over with one line on stderr."""
     inline: dict = {}
     config_file = None
-    skipped: list[tuple[str, str]] = []
     for value in args.config:
         if os.path.isfile(value):
             config_file = value
@@ -35,23 +39,61 @@ def resolve_settings(args) -> Settings:
                 raise ConfigError(f"--config {value!r}: {exc}") from None
         else:
             raise ConfigError(f"--config {value!r}: no such file")
-    if config_file is None and not args.isolated:
-        config_file = find_config(os.getcwd(), skipped)
-    for path, why in skipped:
-        print(f"memlint: skipping {escape(path)}: {escape(why)}", file=sys.stderr)
-    settings = load_settings(config_file)
+    inline_settings = settings_from_mapping(inline) if inline else None
+
+    def settings_at(path: str | None, skipped: tuple[tuple[str, str], ...]) -> Settings:
+        return _with_overrides(args, load_settings(path), path, inline_settings, skipped)
+
+    if config_file is not None or args.isolated:
+        return SettingsTree(settings_at(config_file, ()), None)
+    return SettingsTree(None, settings_at)
+
+
+class SettingsTree:
+    """The settings that apply to each folder (``for_folder``), and those of the
+    working directory (``base``)."""
+
+    def __init__(self, base: Settings | None, settings_at) -> None:
+        self.settings_at = settings_at
+        self.by_config: dict[str | None, Settings] = {}
+        self.reported: set[str] = set()
+        self.base = base if base is not None else self.for_folder(os.getcwd())
+
+    @property
+    def hierarchical(self) -> bool:
+        return self.settings_at is not None
+
+    def for_folder(self, folder: str) -> Settings:
+        if self.settings_at is None:
+            return self.base
+        skipped: list[tuple[str, str]] = []
+        path = find_config(folder, skipped)
+        for skipped_path, why in skipped:
+            if skipped_path not in self.reported:
+                self.reported.add(skipped_path)
+                print(f"memlint: skipping {escape(skipped_path)}: {escape(why)}", file=sys.stderr)
+        found = self.by_config.get(path)
+        if found is None:
+            found = self.by_config[path] = self.settings_at(path, tuple(skipped))
+        return found
+
+
+def _with_overrides(
+    args, settings: Settings, config_file: str | None, inline: Settings | None, skipped
+) -> Settings:
+    """``settings`` (read from ``config_file``) under ``--config KEY=VALUE`` and the
+    command line's options, recording where each setting came from."""
     defaults = Settings()
     origins = {
         key: config_file
         for key in _SHOWN_FIELDS
         if config_file and getattr(settings, key) != getattr(defaults, key)
     }
-    if inline:
-        base = settings_from_mapping(inline)
+    if inline is not None:
         changed = {
-            key: getattr(base, key)
+            key: getattr(inline, key)
             for key in settings.__dataclass_fields__
-            if getattr(base, key) != getattr(defaults, key) and key != "config_dir"
+            if getattr(inline, key) != getattr(defaults, key) and key != "config_dir"
         }
         settings = settings.with_overrides(**changed)
         origins.update(dict.fromkeys(changed, "--config"))
@@ -98,15 +140,16 @@ def run_check(args) -> int:
 
     args.quiet = args.quiet or args.silent
     try:
-        settings = resolve_settings(args)
+        tree = settings_tree(args)
+        settings = tree.base
         _check_selectors(settings)
         _check_report_options(args)
+        if args.show_settings:
+            print(_settings_for_paths(tree, args.paths))
+            return EXIT_OK
     except ConfigError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    if args.show_settings:
-        print(settings_text(settings))
-        return EXIT_OK
     try:
         stdin = read_stdin(args, settings)
     except UsageError as exc:
@@ -134,8 +177,12 @@ def run_check(args) -> int:
             keep_raw=False,
             touched=touched,
             notices=notices,
+            settings_for=tree.for_folder if tree.hierarchical else None,
         )
-    except UsageError as exc:
+        for store in stores:
+            if store.settings is not None:
+                _check_selectors(store.settings)
+    except (UsageError, ConfigError) as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     if report_barren_paths(args.paths, stores, settings):
@@ -151,12 +198,23 @@ def run_check(args) -> int:
         sys.stdout.write(loaded_text(stores, settings))
         return EXIT_OK
     rules = None  # selected (importing every rule) only when some store is not memoized
+    own_rules: dict[int, list] = {}  # for stores with a config file of their own
     diagnostics: list[Diagnostic] = []
+    failing = False
     for store in stores:
         cache = caches.for_store(store.root) if caches is not None else None
-        if store.memo is None and rules is None:
-            rules = selected_rules(settings)
-        diagnostics.extend(lint_store(store, settings, rules or [], cache, args.jobs))
+        store_settings = store.settings or settings
+        if store.settings is not None:
+            found = own_rules.get(id(store.settings))
+            if found is None and store.memo is None:
+                found = own_rules[id(store.settings)] = selected_rules(store.settings)
+        else:
+            if store.memo is None and rules is None:
+                rules = selected_rules(settings)
+            found = rules
+        store_diagnostics = lint_store(store, store_settings, found or [], cache, args.jobs)
+        failing = failing or any(d.severity >= store_settings.fail_on for d in store_diagnostics)
+        diagnostics.extend(store_diagnostics)
         if cache is not None:
             cache.forget_missing(store)
     if caches is not None:
@@ -171,7 +229,6 @@ def run_check(args) -> int:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_OK
-    failing = any(d.severity >= settings.fail_on for d in diagnostics)
     return EXIT_FAIL if failing else EXIT_OK
 
 
@@ -446,6 +503,20 @@ _SHOWN_FIELDS = tuple(
     for key in Settings.__dataclass_fields__
     if key not in ("config_path", "config_dir", "origins", "skipped_configs")
 )
+
+
+def _settings_for_paths(tree: SettingsTree, paths: list[str]) -> str:
+    """``--show-settings``: the settings of the working directory, or those that apply
+    to each path given (its folder's nearest config file)."""
+    named = [p for p in paths if p != "-"]
+    if not named:
+        return settings_text(tree.base)
+    texts = []
+    for raw in named:
+        path = os.path.abspath(raw)
+        folder = path if os.path.isdir(path) else os.path.dirname(path)
+        texts.append(f"Settings for {raw}\n" + settings_text(tree.for_folder(folder)))
+    return "\n\n".join(texts)
 
 
 def settings_text(settings: Settings) -> str:

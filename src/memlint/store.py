@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
     from memlint.cache import Memo
+    from memlint.config import Settings
     from memlint.similarity import Fingerprint
     from memlint.sources.document import SourceFile
     from memlint.sources.frontmatter import Field, Frontmatter
@@ -189,6 +190,7 @@ class Store:
     # JSONL files of another schema: (display path, why not notes); linted as plain files
     other_jsonl: list[tuple[str, str]] = field(default_factory=list)
     local_only: bool = False
+    settings: Settings | None = None  # a config file of its own (else the run's)
     report: set[str] | None = None
     memo: Memo | None = None
     _memories: list[Memory] | None = field(default=None, repr=False)

@@ -1,0 +1,75 @@
+"""Settings per folder, as in ruff: each store gets the nearest config file above it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlint.cli import main
+from tests.helpers import write_files
+
+
+def memory(name: str) -> str:
+    return f"---\nname: {name}\ndescription: about {name}\ntype: user\n---\nBody of {name}.\n"
+
+
+TREE = {
+    "a/MEMORY.md": "- [A](user_a.md) — a\n- [G](gone.md) — g\n",
+    "a/user_a.md": memory("user_a"),
+    "b/MEMORY.md": "- [B](user_b.md) — b\n- [G](gone.md) — g\n",
+    "b/user_b.md": memory("user_b"),
+    "b/.memlint.toml": 'ignore = ["IX003"]\n',
+    "memlint.toml": 'fail-on = "error"\n',
+}
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    write_files(tmp_path, TREE)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["check", "--output-format", "concise", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_each_store_gets_its_nearest_config(tree, capsys):
+    code, out, _ = run(capsys)
+    assert code == 1
+    assert "a/MEMORY.md:2:7: IX003" in out and "b/MEMORY.md" not in out
+    assert run(capsys)[1] == out  # the second run reads each store's own cache
+
+
+def test_the_same_stores_get_the_same_settings_from_any_folder(tree, capsys, monkeypatch):
+    monkeypatch.chdir(tree / "b")
+    code, out, _ = run(capsys, "..")
+    assert code == 1 and "a/MEMORY.md:2:7: IX003" in out and "b/MEMORY.md" not in out
+
+
+def test_a_config_file_given_applies_to_every_store(tree, capsys):
+    code, out, _ = run(capsys, "--config", "b/.memlint.toml")
+    assert code == 0 and "IX003" not in out
+    code, out, _ = run(capsys, "--isolated")
+    assert "a/MEMORY.md:2:7: IX003" in out and "b/MEMORY.md:2:7: IX003" in out
+
+
+def test_show_settings_names_the_file_that_applies_to_a_path(tree, capsys):
+    _, out, _ = run(capsys, "--show-settings", "b/user_b.md", "a")
+    assert "Settings for b/user_b.md\nSettings path: " + str(tree / "b" / ".memlint.toml") in out
+    assert f"ignore = ('IX003',)  # {tree / 'b' / '.memlint.toml'}" in out
+    assert "Settings for a\nSettings path: " + str(tree / "memlint.toml") in out
+
+
+def test_a_memvet_config_in_a_store_folder_is_skipped_once(tree, capsys):
+    (tree / "b" / ".memlint.toml").write_text('[tokens]\nwatch = ["*.md"]\nbudget = 9\n')
+    code, out, err = run(capsys)
+    assert code == 1 and "b/MEMORY.md:2:7: IX003" in out
+    assert err.count(f"memlint: skipping {tree / 'b' / '.memlint.toml'}") == 1
+
+
+def test_a_bad_config_in_a_store_folder_is_exit_2(tree, capsys):
+    (tree / "b" / ".memlint.toml").write_text("bogus = 1\n")
+    code, out, err = run(capsys)
+    assert code == 2 and out == "" and "unknown option(s): bogus" in err
