@@ -61,6 +61,7 @@ PROSE_EXAMPLES = {
     "FS007": "needs a FIFO or a directory named *.md",
     "FS008": "example blocks always end with a newline",
     "FS009": "needs a raw carriage return",
+    "FS011": "a file named `.md` cannot be an example block's path",
     "GT001": "needs git state and a local-only store",
     "IX001": "the example runner always provides MEMORY.md",
     "IX008": "needs a 200-line index",

@@ -56,7 +56,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 10
+FORMAT = 11  # 11: memory links include the description's wikilinks
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
 HEADER_SIZE = len(MAGIC) + MAC_SIZE

@@ -25,8 +25,24 @@ def load_memory(source: SourceFile) -> Memory:
     body_start = frontmatter.end if frontmatter is not None else 0
     links = scan_wikilinks(text, body_start) if "[[" in text else []
     memory = Memory(source, stem, frontmatter, body_start, links, plain_ascii=plain_ascii(text))
+    if frontmatter is not None and "[[" in text[:body_start]:
+        memory.links = description_links(memory) + links
     memory.fingerprint = fingerprint(memory.similarity_text)
     return memory
+
+
+def description_links(memory: Memory) -> list:
+    """Wikilinks in the ``description`` (checked like body links), but for the
+    successor of ``superseded by [[…]]``, which the SU rules check."""
+    found = memory.frontmatter.fields.get("description")
+    if found is None or not isinstance(found.value, str):
+        return []
+    successor = memory.supersession
+    return [
+        link
+        for link in scan_wikilinks(memory.file.text or "", found.value_start, found.value_end)
+        if successor is None or link.start != successor.link.start
+    ]
 
 
 def load_index(source: SourceFile) -> Index:

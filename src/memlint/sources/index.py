@@ -11,7 +11,11 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-LINK = re.compile(r"\]\((<[^<>\n]{1,1000}>|[^()\s<>]{1,1000})(?:\s+\"[^\"\n]{0,500}\")?\)")
+# CommonMark allows spaces around the destination: `]( file.md )` links file.md.
+LINK = re.compile(
+    r"\]\([ \t]{0,100}(<[^<>\n]{1,1000}>|[^()\s<>]{1,1000})"
+    r"(?:[ \t]+\"[^\"\n]{0,500}\")?[ \t]{0,100}\)"
+)
 CANONICAL = re.compile(r"[ \t]*- \[")
 SEPARATOR = re.compile(r"\s*(?:—|–|--|-|:|\|)\s*")
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")

@@ -11,4 +11,5 @@ RULES = (
     "fs008_missing_final_newline",
     "fs009_mixed_line_endings",
     "fs010_hidden_unicode",
+    "fs011_nameless_file",
 )
