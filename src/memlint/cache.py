@@ -473,6 +473,33 @@ def _name(path: str) -> str:
     return hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
+def cache_directory(requested: str | None, cwd: str) -> str:
+    """Where the result cache of a run in ``cwd`` lives: ``requested`` (``--cache-dir``),
+    else this project's folder (by its real path) in the user's cache."""
+    return os.path.abspath(requested) if requested else project_cache_dir(cwd)
+
+
+def remove_cache(directory: str) -> bool:
+    """Delete the cache ``directory``; ``False`` when there is none. Refuses (``OSError``)
+    a symlink or a directory without memlint's ``CACHEDIR.TAG``: memlint deletes only
+    what it created."""
+    if not os.path.lexists(directory):
+        return False
+    if os.path.islink(directory) or not os.path.isdir(directory):
+        raise OSError(f"{directory}: not a directory memlint created; not removed")
+    try:
+        with open(os.path.join(directory, "CACHEDIR.TAG"), encoding="utf-8") as handle:
+            tagged = handle.read(len(TAG)) == TAG
+    except (OSError, UnicodeDecodeError):
+        tagged = False
+    if not tagged:
+        raise OSError(f"{directory}: has no memlint CACHEDIR.TAG; not removed")
+    import shutil
+
+    shutil.rmtree(directory)
+    return True
+
+
 def prepare_dir(directory: str) -> None:
     """Create the cache directory with ``CACHEDIR.TAG`` and a ``.gitignore`` of ``*``."""
     os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -578,7 +605,7 @@ def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) 
     cache; ``None`` when there is none yet (``create`` false) or it is refused (with
     a warning on stderr: the run goes on without it)."""
     home = user_cache_home()
-    directory = os.path.abspath(cache_dir) if cache_dir else project_cache_dir(cwd)
+    directory = cache_directory(cache_dir, cwd)
     try:
         secret = _secret(home, create) if _own_folder(home, create) else None
         if secret is None or not _own_folder(directory, create):

@@ -16,7 +16,7 @@ from memlint import __version__
 if TYPE_CHECKING:
     import argparse
 
-SUBCOMMANDS = ("check", "rule", "mv", "hook")
+SUBCOMMANDS = ("check", "rule", "mv", "hook", "clean")
 OUTPUT_FORMATS = (
     "full",
     "concise",
@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     from memlint.hook_install import add_hook_parser
 
     add_hook_parser(sub)
+    clean = sub.add_parser("clean", help="remove the result cache")
+    clean.add_argument("--cache-dir", help="the cache to remove (default: where check keeps it)")
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code such as ID001")
     rule.add_argument("--all", action="store_true", help="explain every rule")
@@ -226,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         from memlint.ruledoc import run_rule_command
 
         return run_rule_command(args)
+    if args.command == "clean":
+        return run_clean(args)
     from memlint.run import OutputError, run_check
 
     # A run builds one large, long-lived object graph and leaves next to no cyclic
@@ -242,6 +246,21 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     finally:
         gc.enable()
+
+
+def run_clean(args) -> int:
+    """``memlint clean``: remove the result cache (only a directory memlint tagged)."""
+    from memlint.cache import cache_directory, remove_cache
+    from memlint.textutil import escape
+
+    directory = cache_directory(args.cache_dir, os.getcwd())
+    try:
+        removed = remove_cache(directory)
+    except OSError as exc:
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"{'Removed' if removed else 'No cache at'} {escape(directory)}")
+    return EXIT_OK
 
 
 def entry() -> None:

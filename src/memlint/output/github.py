@@ -18,6 +18,8 @@ from memlint.output.sarif import relative_path
 from memlint.textutil import escape
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+SUMMARY_LIMIT = 1_000_000  # bytes; GitHub drops a step summary over 1 MiB (1,048,576)
+SUMMARY_RESERVE = 200  # bytes kept for the line saying how many rows were left out
 
 
 def escape_data(text: str) -> str:
@@ -63,10 +65,12 @@ def _cell(text: str) -> str:
 
 
 def step_summary(diagnostics: list[Diagnostic], cwd: str) -> str:
-    """A Markdown table of every finding (annotations alone are capped by the runner)."""
+    """A Markdown table of the findings (annotations alone are capped by the runner),
+    cut to stay below GitHub's 1 MiB per step summary, with a line saying how many
+    rows were left out."""
     if not diagnostics:
         return "### memlint\n\nNo problems found.\n"
-    rows = [
+    head = [
         "### memlint",
         "",
         f"{len(diagnostics)} problem(s).",
@@ -74,9 +78,21 @@ def step_summary(diagnostics: list[Diagnostic], cwd: str) -> str:
         "| Severity | Code | File | Line | Message |",
         "| --- | --- | --- | ---: | --- |",
     ]
-    rows.extend(
-        f"| {d.severity.label} | {d.code} | {_cell(_file(d, cwd))} | {d.range.start.line} "
-        f"| {_cell(d.message)} |"
-        for d in diagnostics
-    )
-    return "\n".join(rows) + "\n\n"
+    rows = []
+    size = sum(len(line.encode()) + 1 for line in head) + SUMMARY_RESERVE
+    for d in diagnostics:
+        row = (
+            f"| {d.severity.label} | {d.code} | {_cell(_file(d, cwd))} | {d.range.start.line} "
+            f"| {_cell(d.message)} |"
+        )
+        size += len(row.encode()) + 1
+        if size > SUMMARY_LIMIT:
+            break
+        rows.append(row)
+    if len(rows) < len(diagnostics):
+        more = len(diagnostics) - len(rows)
+        rows += [
+            "",
+            f"… and {more} more (the step summary is limited to 1 MiB): run memlint locally.",
+        ]
+    return "\n".join(head + rows) + "\n\n"

@@ -1,18 +1,33 @@
-"""``json`` and ``json-lines`` renderers (ruff's keys, so ruff-JSON tooling reads them)."""
+"""``json`` and ``json-lines`` renderers (ruff's keys, so ruff-JSON tooling reads them).
+
+Every path (``filename``, and each edit's) is relative to the working directory,
+with ``/`` separators; ``url`` is the rule's section of docs/rules.md.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 
 from memlint.diagnostics import Diagnostic, Position
+from memlint.ruledoc import rule_url
 from memlint.rules import registry
+
+
+def cwd_path(path: str, cwd: str) -> str:
+    """``path`` relative to ``cwd`` (``../`` when outside it; absolute only when no
+    relative path exists, as across Windows drives)."""
+    try:
+        return os.path.relpath(path, cwd).replace(os.sep, "/")
+    except ValueError:
+        return path
 
 
 def _location(position: Position) -> dict:
     return {"row": position.line, "column": position.column}
 
 
-def diagnostic_dict(diagnostic: Diagnostic) -> dict:
+def diagnostic_dict(diagnostic: Diagnostic, cwd: str) -> dict:
     meta = getattr(registry().get(diagnostic.code), "META", None)
     fix = diagnostic.fix
     return {
@@ -20,7 +35,7 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict:
         "name": meta.name if meta else None,
         "message": diagnostic.message,
         "severity": diagnostic.severity.label,
-        "filename": diagnostic.display_path,
+        "filename": cwd_path(diagnostic.path, cwd),
         "location": _location(diagnostic.range.start),
         "end_location": _location(diagnostic.range.end),
         "fix": None
@@ -30,7 +45,7 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict:
             "message": fix.title,
             "edits": [
                 {
-                    "filename": edit.path,
+                    "filename": cwd_path(edit.path, cwd),
                     "content": edit.content,
                     "location": _location(edit.range.start),
                     "end_location": _location(edit.range.end),
@@ -39,13 +54,18 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict:
             ],
         },
         "notes": list(diagnostic.notes),
-        "url": None,
+        "url": rule_url(diagnostic.code),
     }
 
 
 def render_json(diagnostics: list[Diagnostic], ctx) -> str:
-    return json.dumps([diagnostic_dict(d) for d in diagnostics], indent=2, ensure_ascii=True) + "\n"
+    return (
+        json.dumps([diagnostic_dict(d, ctx.cwd) for d in diagnostics], indent=2, ensure_ascii=True)
+        + "\n"
+    )
 
 
 def render_json_lines(diagnostics: list[Diagnostic], ctx) -> str:
-    return "".join(json.dumps(diagnostic_dict(d), ensure_ascii=True) + "\n" for d in diagnostics)
+    return "".join(
+        json.dumps(diagnostic_dict(d, ctx.cwd), ensure_ascii=True) + "\n" for d in diagnostics
+    )
