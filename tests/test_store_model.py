@@ -120,6 +120,7 @@ def stores(repo: Path, *args: str) -> list[str]:
 def tree(tmp_path) -> Path:
     write_files(tmp_path, TREE)
     (tmp_path / "team" / "link.md").symlink_to("../memory/user_a.md")
+    (tmp_path / "mirror").symlink_to("memory", target_is_directory=True)
     git(tmp_path, "init", "-q")
     return tmp_path
 
@@ -139,8 +140,9 @@ def test_every_entry_point_finds_the_same_stores_and_findings(tree):
     assert findings(tree, *STORES) == EXPECTED
     assert stores(tree, *STORES) == STORES
     # pre-commit names every file: the excludes apply to named paths with --force-exclude
-    assert findings(tree, "--force-exclude", *every_file(tree)) == EXPECTED
-    assert stores(tree, "--force-exclude", *every_file(tree)) == STORES
+    named = [*every_file(tree), "mirror/user_a.md"]  # a file behind a symlinked folder
+    assert findings(tree, "--force-exclude", *named) == EXPECTED
+    assert stores(tree, "--force-exclude", *named) == STORES
     git(tree, "add", "-A")
     assert findings(tree, "--staged") == EXPECTED
     assert stores(tree, "--staged") == STORES
@@ -168,6 +170,23 @@ def test_named_paths_are_checked_unless_force_exclude(tree):
     assert findings(tree, "--isolated", "--exclude", "README.md,examples") == EXPECTED
     assert findings(tree, "--isolated", "--extend-exclude", "examples/*") == EXPECTED
     assert ("IX002", "memory/user_c.md", 1) not in findings(tree, "--extend-exclude", "memory")
+
+
+def test_a_file_behind_a_symlinked_folder_is_never_read(tree):
+    done = memlint(tree, "mirror/user_a.md")
+    assert done.returncode == 0 and "0 stores" in done.stdout
+    assert "mirror/user_a.md: skipped (reached through mirror, a symlink" in done.stderr
+    behind = ["-", "--stdin-filename", "mirror/user_b.md"]
+    done = subprocess.run(
+        [sys.executable, "-m", "memlint", "check", "--no-cache", *behind],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+        input=memory("user_b"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "mirror/user_b.md: skipped (reached through mirror, a symlink" in done.stderr
 
 
 def test_a_named_file_outside_every_store_is_not_linted(tree):

@@ -110,7 +110,8 @@ class Discovery:
         """Lint ``data`` as the content of file ``raw`` (stdin), on disk or not."""
         path = os.path.normpath(os.path.join(self.cwd, raw))
         self.overrides[path] = data
-        self._add_file(path, named=True)
+        if not self._through_link(path):
+            self._add_file(path, named=True)
 
     def display(self, path: str) -> str:
         """``path`` relative to the working directory when below it (sliced, not relpath)."""
@@ -188,6 +189,8 @@ class Discovery:
             st = os.lstat(path)
         except (OSError, ValueError) as exc:
             raise UsageError(f"{raw}: {getattr(exc, 'strerror', None) or exc}") from None
+        if self._through_link(path):
+            return
         if self.settings.force_exclude:
             why = self.pruner.why(path, stat.S_ISDIR(st.st_mode), self._named_chain(path))
             if why is not None:
@@ -207,6 +210,8 @@ class Discovery:
         while not os.path.isdir(directory) and os.path.dirname(directory) != directory:
             directory = os.path.dirname(directory)
         exists = os.path.lexists(path)
+        if self._through_link(path):
+            return
         why = self.pruner.why(path, os.path.isdir(path), self._named_chain(path))
         if why is not None:  # a change is not a path the user named: excludes apply
             self.notice(f"{self.display(path)}: skipped ({why})")
@@ -216,6 +221,21 @@ class Discovery:
             self._plan(root).report_all()
         elif exists:
             self._add_file(path, named=True)
+
+    def _through_link(self, path: str) -> bool:
+        """Whether ``path`` is reached through a symlinked folder below the working
+        directory (never followed: the path is passed over, with a notice)."""
+        if not path.startswith(self.cwd.rstrip(os.sep) + os.sep):
+            return False
+        for folder in self._named_chain(path):
+            if folder != self.cwd and os.path.islink(folder):
+                shown = self.display(folder)
+                self.notice(
+                    f"{self.display(path)}: skipped (reached through {shown}, a symlink, "
+                    "which memlint never follows)"
+                )
+                return True
+        return False
 
     def _named_chain(self, path: str) -> list[str]:
         """The folders from the working directory (or the root) down to ``path``."""
