@@ -6,8 +6,8 @@ per project (by the real path of the working directory), or in ``--cache-dir``;
 a ``.memlint_cache`` in the work tree is never read by default. Every file
 starts with an HMAC-SHA256 of its content under a random key kept in the user's
 cache folder (``key``, mode 0600, never in the work tree): a file whose MAC does
-not match is not unpickled. A cache folder or key that is a symlink or belongs to
-another user is refused (the run goes on without the cache, with a warning).
+not match is not unpickled. A cache folder or key that is a symlink (or reached
+through one inside the working directory) or belongs to another user is refused (the run goes on without the cache, with a warning).
 
 Each store root has three pickles in the cache folder:
 
@@ -556,6 +556,19 @@ def _own_folder(path: str, create: bool) -> bool:
     return True
 
 
+def _no_symlink_in_work_tree(directory: str, cwd: str) -> None:
+    """Refuse a cache folder under ``cwd`` reached through a symlink (a committed
+    ``cache -> ~/somewhere`` would make memlint create folders and write there)."""
+    rel = os.path.relpath(directory, cwd)
+    if rel == os.curdir or rel.startswith(os.pardir):
+        return
+    path = cwd
+    for part in rel.split(os.sep):
+        path = os.path.join(path, part)
+        if os.path.islink(path):
+            raise CacheRefused(f"the cache folder {directory} is reached through a symlink")
+
+
 def _read_secret(path: str) -> bytes | None:
     """The key at ``path``, ``None`` if there is none; refused unless it is this
     user's regular file, readable by no one else."""
@@ -607,6 +620,7 @@ def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) 
     home = user_cache_home()
     directory = cache_directory(cache_dir, cwd)
     try:
+        _no_symlink_in_work_tree(directory, os.path.abspath(cwd))
         secret = _secret(home, create) if _own_folder(home, create) else None
         if secret is None or not _own_folder(directory, create):
             return None

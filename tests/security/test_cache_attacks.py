@@ -96,6 +96,16 @@ def test_a_symlinked_cache_folder_is_refused(project, tmp_path):
     assert list(outside.iterdir()) == []
 
 
+def test_a_cache_folder_below_a_symlinked_folder_is_refused(project, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (project / "build").symlink_to(outside)
+    args = ("check", ".", "--output-format", "concise", "--cache-dir", "build/cache")
+    done = memlint(project, *args)
+    assert _reports_the_password(done)
+    assert "symlink" in done.stderr and list(outside.iterdir()) == []
+
+
 def test_a_committed_cache_symlink_is_never_written_through(project, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
