@@ -7,7 +7,8 @@ a ``.memlint_cache`` in the work tree is never read by default. Every file
 starts with an HMAC-SHA256 of its content under a random key kept in the user's
 cache folder (``key``, mode 0600, never in the work tree): a file whose MAC does
 not match is not unpickled. A cache folder or key that is a symlink (or reached
-through one inside the working directory) or belongs to another user is refused (the run goes on without the cache, with a warning).
+through one inside the working directory) or belongs to another user is refused
+(the run goes on without the cache, with a warning).
 
 Each store root has three pickles in the cache folder:
 

@@ -11,6 +11,8 @@ remote's ``uploadpack``, ``core.fsmonitor``, a pager, an ssh command...). So:
 - every later call names that git dir and work tree explicitly (no discovery);
 - settings given on git's command line (which win over every config file) and the
   environment turn off each way a config file could start a program or reach out;
+- only commands that run no diff driver, textconv or filter (``rev-parse``,
+  ``cat-file blob``, ``ls-files``, ``diff --name-status --no-ext-diff --no-textconv``);
 - git is found on ``PATH`` (absolute entries only), runs with no stdin, no pager,
   no optional locks and a timeout; ``GIT_*`` variables other than the ones listed
   in ``KEPT_ENV`` are dropped.
@@ -202,7 +204,8 @@ def staged_changes(folder: str) -> tuple[list[str], list[str]]:
     below ``folder``'s own spelling of the work tree's top (``folder`` may be reached
     through a symlink)."""
     repo = repository(folder)
-    out = _run(repo.top, repo, "diff", "--cached", "--name-status", "--no-renames", "-z")
+    names = ("--name-status", "--no-renames", "--no-ext-diff", "--no-textconv", "-z")
+    out = _run(repo.top, repo, "diff", "--cached", *names)
     top = os.path.abspath(folder)
     while os.path.realpath(top) != repo.top and os.path.dirname(top) != top:
         top = os.path.dirname(top)

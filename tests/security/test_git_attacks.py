@@ -147,6 +147,8 @@ def hostile_git_dir(tmp_path, markers):
         (work_tree / "notes" / "notes.jsonl").write_text(NOTE)
 
     clone = _commit_and_clone(tmp_path, build)
+    (clone / "notes" / "notes.jsonl").write_text(NOTE + NOTE.replace("one", "two"))
+    _git(clone, "add", "-A")  # a staged change, for --staged
     config = clone / ".git" / "config"
     text = config.read_text().replace("repositoryformatversion = 0", "repositoryformatversion = 1")
     config.write_text(text + _program_settings(markers))
@@ -160,6 +162,7 @@ RUNS = {
     "pre-commit": (["check", "--isolated", "notes/notes.jsonl"], {"PRE_COMMIT": "1"}),
     "gt001-from-repo-config": (["check", "."], {}),
 }
+STAGED_RUN = (["check", "--isolated", "--staged"], {})
 
 
 @pytest.mark.parametrize("run", list(RUNS))
@@ -171,9 +174,9 @@ def test_embedded_git_folder_never_runs_a_program(embedded, markers, run):
     assert "looks like a git directory" in done.stderr  # the check says why it was skipped
 
 
-@pytest.mark.parametrize("run", list(RUNS))
+@pytest.mark.parametrize("run", [*RUNS, "staged"])
 def test_hostile_config_of_the_checkout_never_runs_a_program(hostile_git_dir, markers, run):
-    args, env = RUNS[run]
+    args, env = STAGED_RUN if run == "staged" else RUNS[run]
     done = memlint(hostile_git_dir, *args, env=env)
     assert sorted(p.name for p in markers.iterdir()) == []
     assert "Traceback" not in done.stderr and done.returncode in (0, 1)
