@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from memlint.diagnostics import Diagnostic, Fix, FixAvailability, Range, Severity
+from memlint.selection import is_selected
 from memlint.sources.document import SourceFile
 
 ALL_PROFILES = frozenset({"linked", "typed", "notes", "freeform"})
@@ -77,6 +78,20 @@ class RuleContext:
         self.meta = meta
         self.severity = settings.severity_for(meta.code) or meta.severity
         self.options = {**meta.options, **settings.options_for(meta.code)}
+
+    def selected(self, code: str) -> bool:
+        """Whether the rule ``code`` runs in this run too (by default and the selection)."""
+        from memlint.rules import registry
+
+        settings = self.settings
+        default = registry()[code].META.default_enabled
+        return is_selected(code, default, settings.select, settings.extend_select, settings.ignore)
+
+    def options_of(self, code: str) -> dict[str, object]:
+        """The options of the rule ``code`` in this run (its defaults and the settings)."""
+        from memlint.rules import registry
+
+        return {**registry()[code].META.options, **self.settings.options_for(code)}
 
     def report(
         self,

@@ -13,4 +13,5 @@ RULES = (
     "ix010_index_inline_content",
     "ix011_index_frontmatter",
     "ix012_stale_index_summary",
+    "ix013_unlinked_index_entry",
 )

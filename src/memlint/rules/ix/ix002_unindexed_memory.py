@@ -1,5 +1,6 @@
 """## What it does
-Reports a memory file that no `MEMORY.md` entry links to.
+Reports a memory file that no `MEMORY.md` entry links to (when a list item
+names the file without linking it, IX013 reports that line instead).
 
 In a `linked` store with no `MEMORY.md` at all, every memory file is
 reported (seed 001: "the index and the files must agree in both
@@ -59,6 +60,7 @@ import os
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.ix.content import named_bullets
 from memlint.rules.ix.resolve import append_edit, entry_line, indexed_memories
 
 INDEX_NAME = "MEMORY.md"
@@ -80,6 +82,8 @@ def check(ctx, store):
             yield from _unindexed_without_index(ctx, store)
         return
     indexed = indexed_memories(store)
+    if ctx.selected("IX013"):  # a line names the memory: IX013 asks to link it instead
+        indexed.update(id(bullet.memory) for bullet in named_bullets(store))
     for memory in store.memories:
         if id(memory) in indexed:
             continue

@@ -1,7 +1,14 @@
 """## What it does
 Reports list items in a typed `MEMORY.md` that link nothing: facts written
 into the index itself instead of into a memory file. Headings, short prose,
-HTML comments and code blocks are left alone.
+HTML comments, code blocks and lines past the loader's cut (IX008 reports
+those) are left alone, and so is a bullet that names an unindexed memory's
+file (IX013 asks to link it).
+
+When the index holds notes rather than entries (no entry at all, or more
+content items than entries) or more than 5 content items, one finding at the
+first item gives the count: "MEMORY.md holds notes, not an index". Otherwise
+each item is reported.
 
 ## Why is this bad?
 The index is a table of contents loaded into every session under a strict
@@ -52,7 +59,7 @@ No fix: moving a fact into a new file needs a type, a name and a description.
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
-from memlint.sources.markdown import LIST_ITEM, prose_lines
+from memlint.rules.ix.content import content_items
 
 META = RuleMeta(
     code="IX010",
@@ -63,21 +70,25 @@ META = RuleMeta(
     profiles=TYPED,
 )
 
+MAX_EACH = 5
+
 
 def check(ctx, index):
-    source = index.file
-    text = source.text or ""
-    entry_lines = {entry.line for entry in index.entries}
-    for offset, line in prose_lines(text, index.body_start):
-        item = LIST_ITEM.match(line)
-        if item is None or "](" in line or "<http" in line:
-            continue
-        content = line[item.end() :].strip()
-        if not content:
-            continue
-        number = source.position(offset).line
-        if number in entry_lines:
-            continue
-        start = offset + len(line) - len(line.lstrip())
-        message = "list item holds content instead of linking a memory file"
-        yield ctx.report(source, start, offset + len(line.rstrip()), message)
+    items = content_items(ctx, index)
+    if not items:
+        return
+    entries = len(index.entries)
+    if entries and len(items) <= min(entries, MAX_EACH):
+        for _, start, end in items:
+            message = "list item holds content instead of linking a memory file"
+            yield ctx.report(index.file, start, end, message)
+        return
+    line, start, end = items[0]
+    count = (
+        f"{len(items)} list items hold content" if len(items) > 1 else "a list item holds content"
+    )
+    if entries < len(items):
+        message = f"MEMORY.md holds notes, not an index: {count}, {entries} link a memory file"
+    else:
+        message = f"{count} instead of linking a memory file (first on line {line})"
+    yield ctx.report(index.file, start, end, message)

@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memlint.rules import registry
-from memlint.selection import is_selected
 from memlint.sources.markdown import prose_lines
 
 SECTION_TYPES = ("feedback", "project")
@@ -67,13 +65,7 @@ def labels_of(options: dict) -> tuple[str, ...]:
 
 def rule_labels(ctx, code: str) -> tuple[str, ...]:
     """The labels the rule ``code`` (TY001 or TY002) looks for, with this run's options."""
-    return labels_of({**registry()[code].META.options, **ctx.settings.options_for(code)})
-
-
-def rule_selected(ctx, code: str) -> bool:
-    settings = ctx.settings
-    default = registry()[code].META.default_enabled
-    return is_selected(code, default, settings.select, settings.extend_select, settings.ignore)
+    return labels_of(ctx.options_of(code))
 
 
 def needs_sections(memory) -> bool:

@@ -51,7 +51,6 @@ from memlint.rules.ty.sections import (
     needs_sections,
     report_missing,
     rule_labels,
-    rule_selected,
 )
 
 META = RuleMeta(
@@ -69,7 +68,7 @@ META = RuleMeta(
 def check(ctx, memory):
     if not needs_sections(memory) or has_section(memory, labels_of(ctx.options)):
         return
-    how_missing = rule_selected(ctx, "TY002") and not has_section(memory, rule_labels(ctx, "TY002"))
+    how_missing = ctx.selected("TY002") and not has_section(memory, rule_labels(ctx, "TY002"))
     what = (
         "neither a `**Why:**` nor a `**How to apply:**` section"
         if how_missing

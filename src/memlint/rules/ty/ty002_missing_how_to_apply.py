@@ -50,7 +50,6 @@ from memlint.rules.ty.sections import (
     needs_sections,
     report_missing,
     rule_labels,
-    rule_selected,
 )
 
 META = RuleMeta(
@@ -68,6 +67,6 @@ META = RuleMeta(
 def check(ctx, memory):
     if not needs_sections(memory) or has_section(memory, labels_of(ctx.options)):
         return
-    if rule_selected(ctx, "TY001") and not has_section(memory, rule_labels(ctx, "TY001")):
+    if ctx.selected("TY001") and not has_section(memory, rule_labels(ctx, "TY001")):
         return  # TY001 reports both missing sections in one finding
     yield report_missing(ctx, memory, "no `**How to apply:**` section")
