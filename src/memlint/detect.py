@@ -26,6 +26,7 @@ SECTION_LABEL = re.compile(
 SUPERSEDED_WORDS = re.compile(r"\bsuperseded\b", re.IGNORECASE)
 NOTE_SAMPLE_BYTES = 64 * 1024
 NOTE_SAMPLE_RECORDS = 5
+NOTE_KEYS = frozenset({"time", "project"})
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
 
 
@@ -212,7 +213,8 @@ def read_head(path: str, size: int) -> bytes:
 
 
 def is_note_store(path: str) -> bool:
-    """Whether most of the first records of a JSONL file carry a ``fact`` key."""
+    """Whether at least half of the first records of a JSONL file are shaped like notes:
+    a ``fact``, or a ``time`` and a ``project`` (a note that lost its fact is still one)."""
     head = read_head(path, NOTE_SAMPLE_BYTES)
     records = 0
     facts = 0
@@ -224,8 +226,8 @@ def is_note_store(path: str) -> bool:
             value = json.loads(line)
         except Exception:
             value = None
-        if isinstance(value, dict) and "fact" in value:
+        if isinstance(value, dict) and ("fact" in value or value.keys() >= NOTE_KEYS):
             facts += 1
         if records >= NOTE_SAMPLE_RECORDS:
             break
-    return records > 0 and facts * 2 > records
+    return records > 0 and facts * 2 >= records
