@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -152,7 +153,8 @@ def test_show_files_explains_what_was_passed_over(tree):
     out = memlint(tree, "--show-files").stdout
     assert f"{tree}: profile typed" in out
     assert "store because it has MEMORY.md, which indexes the memory files in memory/" in out
-    assert "README.md" not in out and "docs/plan.md" not in out
+    assert "README.md" not in out.split("\n.: ")[0] and "docs/plan.md" not in out
+    assert ".: MEMORY.md indexes memory/ only; not the store's: README.md, build/, docs/" in out
     assert "is a .claude/agent-memory/<agent>/ folder whose Markdown has frontmatter" in out
     assert "build/: skipped (ignored by git)" in out
     assert "examples/: skipped (excluded by `examples`)" in out
@@ -243,6 +245,26 @@ def test_auto_memory_is_found_from_the_project_on_a_fake_home(tmp_path):
     done = _run_in(project / "src", env_home, "--auto-memory")
     assert done.returncode == 0
     assert f"auto memory: looked in {folder} (not there)" in done.stderr
+
+
+def test_auto_memory_fix_fixes_that_folder_only(tmp_path):
+    home = tmp_path / "home"
+    project = tmp_path / "proj"
+    write_files(
+        project, {"memory/MEMORY.md": "- [A](user_a.md) — a", "memory/user_a.md": memory("a")}
+    )
+    slug = re.sub(r"[^A-Za-z0-9]", "-", str(project))
+    folder = home / ".claude" / "projects" / slug / "memory"
+    write_files(folder, {"MEMORY.md": "- [B](user_b.md) — b", "user_b.md": memory("b")})
+    done = _run_in(project, {"HOME": str(home)}, "--auto-memory", "--fix", "--select", "FS008")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (folder / "MEMORY.md").read_text().endswith("— b\n")
+    assert (project / "memory" / "MEMORY.md").read_text().endswith("— a")
+
+
+def test_staged_with_fix_is_a_usage_error(tree):
+    done = memlint(tree, "--staged", "--fix")
+    assert done.returncode == 2 and "--staged checks only" in done.stderr
 
 
 def _run_in(cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:

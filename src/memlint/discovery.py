@@ -292,6 +292,27 @@ class Discovery:
             )
             self.notice(f"{self.display(path)}: not in a store ({why})")
 
+    def _note_beside(self, root: Root, entries: list[os.DirEntry]) -> None:
+        """Say which Markdown files and folders beside an index of a subfolder are not
+        the store's (``--show-files``)."""
+        beside = sorted(
+            entry.name + ("/" if entry.is_dir(follow_symlinks=False) else "")
+            for entry in entries
+            if entry.path != root.content
+            and entry.name != INDEX_NAME
+            and not entry.name.startswith(".")
+            and entry.name not in SKIP_DIRS
+            and (entry.name.endswith(".md") or entry.is_dir(follow_symlinks=False))
+        )
+        if beside:
+            shown = ", ".join(beside[:8]) + (", …" if len(beside) > 8 else "")
+            sub = os.path.basename(root.content)
+            self.notice(
+                f"{'.' if root.path == self.cwd else self.display(root.path)}: "
+                f"{INDEX_NAME} indexes {sub}/ only; "
+                f"not the store's: {shown}"
+            )
+
     def _scan_for_roots(self, top: str) -> tuple[list[Root], list[str]]:
         """Store roots and JSONL files under ``top`` (which belongs to no store), walking
         top-down: the same roots :meth:`store_of` finds bottom-up."""
@@ -310,7 +331,10 @@ class Discovery:
                 if reason is not None:
                     roots.append(Root(directory, reason))
                     claimed = True
-            for entry in _scandir(directory):
+            entries = _scandir(directory)
+            if root is not None and root.content is not None:
+                self._note_beside(root, entries)
+            for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name in SKIP_DIRS:
                         continue

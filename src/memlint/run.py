@@ -155,14 +155,22 @@ def run_check(args) -> int:
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    if (args.fix or args.diff or args.fix_only) and not (args.show_files or args.show_loaded):
+    notices: list[str] = []
+    fixing = (args.fix or args.diff or args.fix_only) and not (args.show_files or args.show_loaded)
+    try:
+        if fixing and args.staged:
+            raise UsageError("--staged checks only; fix with the memlint-fix hook or name paths")
+        paths, touched = _named_paths(args, notices)
+    except UsageError as exc:
+        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        return EXIT_ERROR
+    if fixing and not (args.auto_memory and not paths):
         from memlint.fixer import run_fix
 
+        args.paths = [*paths, *(["-"] if stdin else [])]  # with the auto memory folder
         return run_fix(args, settings, selected_rules(settings), stdin)
     caches = _result_caches(args, settings)
-    notices: list[str] = []
     try:
-        paths, touched = _named_paths(args, notices)
         if (args.staged or args.auto_memory) and not (paths or touched or stdin):
             report = sys.stdout if args.show_files else (None if args.quiet else sys.stderr)
             for notice in notices if report else ():
