@@ -46,7 +46,8 @@ HARDENING_ENV = {
     "GIT_PAGER": "cat",
     "GIT_OPTIONAL_LOCKS": "0",
 }
-KEPT_ENV = ("GIT_CEILING_DIRECTORIES",)  # GIT_INDEX_FILE is kept inside the git dir only
+# the user's own settings (GIT_INDEX_FILE is kept when it lies in the git dir)
+KEPT_ENV = ("GIT_CEILING_DIRECTORIES", "GIT_CONFIG_GLOBAL")
 
 
 class GitUnavailable(Exception):
