@@ -47,3 +47,39 @@ def test_bullet_naming_an_unindexed_memory_asks_to_link_it_once(tmp_path):
     found = lint_files(tmp_path, files, select=["IX"])
     assert [d.code for d in found] == ["IX013"]
     assert found[0].fix is not None and found[0].fix.title == "Link this line"
+
+
+def test_messages_say_what_to_do(tmp_path):
+    files = {
+        "MEMORY.md": "- [A](a.md) — x\n- [R](Recurring_Bugs.md) — x\n- [L](linked.md) — x\n",
+        "a.md": '---\nname: a\ndescription: "a/b/c" more words\ntype: user\n---\n'
+        "Reads postgres://app:hunter2-correct-horse@db.internal:5432/prod.\n",
+        "Recurring_Bugs.md": "---\nname: R\ndescription: x\ntype: user\n---\nBody\n",
+    }
+    found = lint_files(tmp_path, files, select=["FM003", "ID004", "PV003"])
+    assert _messages(found, "FM003") == [
+        "invalid YAML: a quoted value must end the line: quote the whole value or none of it "
+        "(the parser says: while parsing a block mapping, did not find expected key)"
+    ]
+    assert sorted(_messages(found, "ID004")) == [
+        "`Recurring_Bugs.md` is not named `<type>_<slug>.md`: as a user memory, "
+        "e.g. `user_recurring-bugs.md`",
+        "`a.md` is not named `<type>_<slug>.md`, and its frontmatter has no memory `type` "
+        "to choose the prefix",
+    ]
+    assert _messages(found, "PV003") == ["credential in a URL: password `h…orse`"]
+
+
+def test_name_fix_help_says_links_by_the_old_name_stop_resolving(tmp_path):
+    memory = "---\nname: Coffee pref\ndescription: d\nmetadata:\n  type: user\n---\nB\n"
+    other = "---\nname: {0}\ndescription: d\nmetadata:\n  type: user\n---\nB\n"
+    files = {
+        "MEMORY.md": "- [c](coffee.md) — d\n- [b](b.md) — d\n- [x](x.md) — d\n",
+        "coffee.md": memory,
+        "b.md": other.format("b"),
+        "x.md": other.format("x"),
+    }
+    found = [d for d in lint_files(tmp_path, files, select=["ID001"])]
+    assert [d.fix.title for d in found] == [
+        "Set `name` to `coffee`; wikilinks still written `[[Coffee pref]]` stop resolving"
+    ]

@@ -274,7 +274,7 @@ def find_url_passwords(text: str) -> list[Finding]:
     for match in URL_PASSWORD.finditer(text):
         if _is_url_placeholder(match["password"]):
             continue
-        found.append(Finding(match.start("password"), match.end("password"), "URL password"))
+        found.append(Finding(match.start("password"), match.end("password"), "password"))
     return found
 
 

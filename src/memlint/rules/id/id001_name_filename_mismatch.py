@@ -54,7 +54,8 @@ Daily standup is at 9:30.
 
 ## Fix safety
 Safe: the fix rewrites exactly the `name` value (quoted when needed) and
-nothing else. It is withheld when the value is a block scalar, the key is
+nothing else; its help says that wikilinks written with the old name stop
+resolving (rename them, or use `memlint mv`). It is withheld when the value is a block scalar, the key is
 duplicated, the frontmatter uses anchors or flow mappings, or the edit would
 change any other value.
 """
@@ -92,6 +93,12 @@ def check(ctx, memory):
         found.value_start,
         found.value_end,
         f"`name` is `{escape(shorten(name, 60))}` but the file is `{escape(memory.stem)}.md`",
-        fix=None if refused else Fix.safe(f"Set `name` to `{escape(memory.stem)}`", edit),
+        fix=None if refused else Fix.safe(_title(name, memory.stem), edit),
         notes=(f"no automatic fix: {edit}; edit `name` by hand",) if refused else (),
     )
+
+
+def _title(name: str, stem: str) -> str:
+    """The fix's help: the new value, and that links by the old name stop resolving."""
+    old = escape(shorten(name.strip(), 60))
+    return f"Set `name` to `{escape(stem)}`; wikilinks still written `[[{old}]]` stop resolving"

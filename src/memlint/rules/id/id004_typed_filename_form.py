@@ -39,6 +39,7 @@ from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.store import MEMORY_TYPES
 
 TYPED_FILENAME = re.compile(r"(user|feedback|project|reference)_(.*)")
+SLUG_BREAK = re.compile(r"[^a-z0-9]+")
 
 META = RuleMeta(
     code="ID004",
@@ -54,6 +55,11 @@ META = RuleMeta(
 def check(ctx, memory):
     if TYPED_FILENAME.fullmatch(memory.stem):
         return
-    kind = memory.memory_type if memory.memory_type in MEMORY_TYPES else "<type>"
-    message = f"`{memory.stem}.md` is not named `<type>_<slug>.md` (e.g. `{kind}_<slug>.md`)"
+    name = f"`{memory.stem}.md` is not named `<type>_<slug>.md`"
+    kind = memory.memory_type
+    if kind in MEMORY_TYPES:
+        slug = SLUG_BREAK.sub("-", memory.stem.lower()).strip("-")[:40].strip("-") or "<slug>"
+        message = f"{name}: as a {kind} memory, e.g. `{kind}_{slug}.md`"
+    else:
+        message = f"{name}, and its frontmatter has no memory `type` to choose the prefix"
     yield ctx.report(memory.file, 0, 0, message)

@@ -40,4 +40,4 @@ META = RuleMeta(
 
 
 def check(ctx, source):
-    yield from check_source(ctx, source, find_url_passwords, "password in a URL")
+    yield from check_source(ctx, source, find_url_passwords, "credential in a URL")
