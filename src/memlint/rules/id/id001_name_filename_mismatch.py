@@ -55,9 +55,9 @@ Daily standup is at 9:30.
 ## Fix safety
 Safe: the fix rewrites exactly the `name` value (quoted when needed) and
 nothing else; its help says that wikilinks written with the old name stop
-resolving (rename them, or use `memlint mv`). It is withheld when the value is a block scalar, the key is
-duplicated, the frontmatter uses anchors or flow mappings, or the edit would
-change any other value.
+resolving (rename them, or use `memlint mv`). It is withheld when the value
+is a block scalar, the key is duplicated, the frontmatter uses anchors or
+flow mappings, or the edit would change any other value.
 """
 
 import unicodedata
