@@ -83,3 +83,42 @@ def test_name_fix_help_says_links_by_the_old_name_stop_resolving(tmp_path):
     assert [d.fix.title for d in found] == [
         "Set `name` to `coffee`; wikilinks still written `[[Coffee pref]]` stop resolving"
     ]
+
+
+def _full_output(tmp_path, body, capsys):
+    from memlint.cli import main
+
+    files = {
+        "MEMORY.md": "- [A](user_a.md) — a\n",
+        "user_a.md": "---\nname: A\ndescription: a\ntype: user\n---\n" + body,
+    }
+    from tests.helpers import write_files
+
+    write_files(tmp_path, files)
+    main(["check", "--isolated", "--no-cache", "--select", "PV005", str(tmp_path)])
+    return capsys.readouterr().out.splitlines()
+
+
+def test_long_line_is_windowed_around_the_span_with_the_caret_under_it(tmp_path, capsys):
+    out = _full_output(tmp_path, "word " * 60 + "/home/alice/x " + "tail " * 30 + "\n", capsys)
+    line, carets = out[3], out[4]
+    assert line.startswith("6 | …") and line.endswith("…") and len(line) <= 4 + 120
+    column = carets.index("^")
+    assert line[column : column + 5] == "a****"
+
+
+def test_caret_under_wide_characters_counts_two_columns_each(tmp_path, capsys):
+    out = _full_output(tmp_path, "用户的目录是 /home/bob/代码\n", capsys)
+    assert out[3] == "6 | 用户的目录是 /home/b**/代码"
+    assert out[4] == "  | " + " " * 19 + "^^^"
+
+
+def test_capitalised_document_is_one_info_finding_not_a_broken_memory(tmp_path):
+    files = {
+        "MEMORY.md": "- [A](user_a.md) — who\n- [B](user_b.md) — who\n",
+        "user_a.md": ROLE,
+        "user_b.md": ROLE.replace("Role", "B"),
+        "DEPLOY.md": "# Deploy\n\nRun make deploy.\n",
+    }
+    found = lint_files(tmp_path, files, select=["ALL"])
+    assert [(d.code, d.display_path) for d in found] == [("ID008", "DEPLOY.md")]

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none 
     from memlint.sources.markdown import WikiLink
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
+DOCUMENT_STEM = re.compile(r"[A-Z][A-Z0-9_-]{1,60}")
 SUPERSEDED = re.compile(r"superseded by \[\[([^\[\]\n]{1,200})\]\]")
 
 
@@ -84,6 +85,12 @@ class Memory:
     @property
     def has_frontmatter(self) -> bool:
         return self._frontmatter is not None
+
+    @property
+    def is_document(self) -> bool:
+        """An ALL-CAPS file without frontmatter (``DEPLOY.md``): a document of the
+        folder, not a broken memory (ID008 reports it, the memory rules leave it)."""
+        return self._frontmatter is None and DOCUMENT_STEM.fullmatch(self.stem) is not None
 
     def value(self, key: str) -> object:
         """The top-level frontmatter value of ``key`` (``None`` when absent), read from

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from memlint.diagnostics import Applicability, Diagnostic, Severity
 from memlint.privacy import mask_text
-from memlint.textutil import escape, shorten
+from memlint.textutil import escape
 
 COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36"}
 SNIPPET_WIDTH = 120
+CONTEXT = 20  # columns of context kept on each side of a long marked span
+ELLIPSIS = "…"
 
 
 def _paint(text: str, code: str, enabled: bool) -> str:
@@ -66,20 +70,68 @@ def _snippet(diagnostic: Diagnostic, ctx, masked: dict[str, str | None]) -> list
     if start.line > len(source.line_starts):
         return []
     line = _shown_line(source, start.line, masked)
-    width = len(str(start.line))
-    gutter = " " * width
-    shown = escape(shorten(line, SNIPPET_WIDTH))
-    lead = escape(line[: start.column - 1])
-    if len(lead) >= SNIPPET_WIDTH:
-        return [f"{gutter} |\n", f"{start.line} | {shown}\n", f"{gutter} |\n"]
-    stop = end.column if end.line == start.line else len(line) + 1
-    marked = escape(line[start.column - 1 : max(stop - 1, start.column)])
-    carets = "^" * max(1, min(len(marked), SNIPPET_WIDTH - len(lead)))
+    gutter = " " * len(str(start.line))
+    first = min(start.column - 1, len(line))
+    stop = end.column - 1 if end.line == start.line else len(line)
+    stop = min(max(stop, first), len(line))
+    shown, lead, marked = window(
+        escape(line[:first]), escape(line[first:stop]), escape(line[stop:]), SNIPPET_WIDTH
+    )
+    carets = "^" * max(1, marked)
     return [
         f"{gutter} |\n",
         f"{start.line} | {shown}\n",
-        f"{gutter} | {' ' * len(lead)}{_paint(carets, COLORS[diagnostic.severity], ctx.color)}\n",
+        f"{gutter} | {' ' * lead}{_paint(carets, COLORS[diagnostic.severity], ctx.color)}\n",
     ]
+
+
+def display_width(text: str) -> int:
+    """Terminal columns of ``text``: East Asian wide and full-width characters take
+    two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    return sum(_char_width(ch) for ch in text)
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def window(before: str, marked: str, after: str, limit: int) -> tuple[str, int, int]:
+    """The part of a line ``before + marked + after`` that fits ``limit`` columns
+    around ``marked`` (cuts shown as ``…``, as ruff does), the columns before the
+    marked part and the columns of the marked part shown."""
+    widths = display_width(before), display_width(marked), display_width(after)
+    if sum(widths) <= limit:
+        return before + marked + after, widths[0], widths[1]
+    shown_marked = _first_columns(marked, min(widths[1], limit - 2 * CONTEXT))
+    room = limit - display_width(shown_marked) - 2
+    left = min(widths[0], max(room // 2, room - widths[2]))
+    right = room - left
+    head = before if left >= widths[0] else ELLIPSIS + _last_columns(before, left)
+    rest = marked[len(shown_marked) :] + after
+    tail = rest if display_width(rest) <= right + 1 else _first_columns(rest, right) + ELLIPSIS
+    return head + shown_marked + tail, display_width(head), display_width(shown_marked)
+
+
+def _first_columns(text: str, columns: int) -> str:
+    used = 0
+    for index, ch in enumerate(text):
+        used += _char_width(ch)
+        if used > columns:
+            return text[:index]
+    return text
+
+
+def _last_columns(text: str, columns: int) -> str:
+    used = 0
+    for index in range(len(text) - 1, -1, -1):
+        used += _char_width(text[index])
+        if used > columns:
+            return text[index + 1 :]
+    return text
 
 
 def _shown_line(source, number: int, masked: dict[str, str | None]) -> str:

@@ -51,5 +51,5 @@ META = RuleMeta(
 
 
 def check(ctx, memory):
-    if memory.frontmatter is None:
+    if memory.frontmatter is None and not memory.is_document:
         yield ctx.report(memory.file, 0, 0, "no `---` frontmatter block at the top of the file")

@@ -8,4 +8,5 @@ RULES = (
     "id005_invalid_slug",
     "id006_type_prefix_mismatch",
     "id007_case_collision",
+    "id008_folder_document",
 )

@@ -53,7 +53,7 @@ META = RuleMeta(
 
 
 def check(ctx, memory):
-    if TYPED_FILENAME.fullmatch(memory.stem):
+    if TYPED_FILENAME.fullmatch(memory.stem) or memory.is_document:
         return
     name = f"`{memory.stem}.md` is not named `<type>_<slug>.md`"
     kind = memory.memory_type

@@ -1,5 +1,5 @@
-"""List items of ``MEMORY.md`` that are not entries: bullets naming an unindexed
-memory without linking it (IX013), and bullets holding content (IX010)."""
+"""Lines of ``MEMORY.md`` that are not entries: list items and table rows naming an
+unindexed memory without linking it (IX013), and list items holding content (IX010)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ from memlint.rules.ix.resolve import indexed_memories, normalized_target
 from memlint.sources.markdown import LIST_ITEM, prose_lines
 from memlint.store import Memory, Store
 
+TABLE_ROW = re.compile(r" {0,3}\|")
 MENTION = re.compile(r"(`?)((?:\./)?[^\s`()\[\]<>*|]{1,200}\.md)\1(?![\w/.-])")
 
 
 @dataclass(frozen=True, slots=True)
 class NamedBullet:
-    """A list item that names ``memory``'s file at ``start``..``end`` (backticks included)
-    without linking anything; ``leading`` when the name opens a ``- `` item."""
+    """A list item or table row that names ``memory``'s file at ``start``..``end``
+    (backticks included) without linking anything; ``leading`` when the name opens a
+    ``- `` item."""
 
     line: int
     start: int
@@ -27,7 +29,7 @@ class NamedBullet:
 
 
 def named_bullets(store: Store) -> list[NamedBullet]:
-    """The first bullet naming each memory no index entry links, in line order."""
+    """The first list item or table row naming each memory no index entry links."""
     index = store.index
     if index is None:
         return []
@@ -38,7 +40,7 @@ def named_bullets(store: Store) -> list[NamedBullet]:
     seen: set[int] = set()
     found = []
     for offset, masked in prose_lines(text, index.body_start):
-        item = LIST_ITEM.match(masked)
+        item = LIST_ITEM.match(masked) or TABLE_ROW.match(masked)
         if item is None or "](" in masked:
             continue
         number = source.position(offset).line

@@ -39,7 +39,8 @@ META = RuleMeta(
 
 
 def check(ctx, store):
-    if store.index is not None or store.index_entry is not None or not store.memories:
+    memories = [memory for memory in store.memories if not memory.is_document]
+    if store.index is not None or store.index_entry is not None or not memories:
         return
     top_level = [s.rel for s in store.files if "/" not in s.rel] + [
         rel for rel in store.excluded if "/" not in rel
@@ -49,8 +50,8 @@ def check(ctx, store):
         return
     variant = next((rel for rel in top_level if fold(rel) == fold(INDEX_NAME)), None)
     path = os.path.join(store.root, INDEX_NAME)
-    first = store.memories[0].file  # reported where it exists: the store's first memory
-    count = len(store.memories)
+    first = memories[0].file  # reported where it exists: the store's first memory
+    count = len(memories)
     if variant is not None:
         message = (
             f"store has {count} memory file(s) but no {INDEX_NAME}; `{variant}` differs "
@@ -59,7 +60,7 @@ def check(ctx, store):
         at = next((s for s in store.files if s.rel == variant), first)
         yield ctx.report_at(at.path, at.display, Range.file_start(), message)
         return
-    content = "".join(entry_line(memory) + "\n" for memory in store.memories)
+    content = "".join(entry_line(memory) + "\n" for memory in memories)
     edit = Edit(path, 0, 0, content, Range.file_start(), create=True)
     fix = Fix.safe(f"Create {INDEX_NAME} with {count} entries", edit)
     message = f"store has {count} memory file(s) but no {INDEX_NAME} index"

@@ -85,7 +85,7 @@ def check(ctx, store):
     if ctx.selected("IX013"):  # a line names the memory: IX013 asks to link it instead
         indexed.update(id(bullet.memory) for bullet in named_bullets(store))
     for memory in store.memories:
-        if id(memory) in indexed:
+        if id(memory) in indexed or memory.is_document:
             continue
         line = entry_line(memory)
         fix = Fix.safe(f"Append `{line}` to MEMORY.md", append_edit(store, [line]))

@@ -1,12 +1,13 @@
 """## What it does
-Reports a list item of `MEMORY.md` that names a memory file of the store
-(`` - `project_state.md` — current state ``) without linking it, when no
-index entry links that memory. IX002 does not report the memory again, and
-IX010 does not count the line as inline content.
+Reports a list item or table row of `MEMORY.md` that names a memory file of
+the store (`` - `project_state.md` — current state ``) without linking it,
+when no index entry links that memory. IX002 does not report the memory
+again, and IX010 does not count the line as inline content.
 
 ## Why is this bad?
-The loader follows links, not names: the memory the line names is never
-loaded although the index seems to list it.
+Entries are links: tools that read the index (and memlint) see no entry for
+the memory, and an agent finds the file only if it decides to look for the
+name it read.
 
 ## Example
 ```memlint-bad path=MEMORY.md
@@ -39,7 +40,8 @@ Safe when the line starts `- ` followed by the file's name: the fix turns
 the name into `[name](file.md)` and leaves the rest of the line as it is
 (unsafe when that would take the line past IX007's length limit, or when
 IX012 is selected and the rest of the line differs from the description). A name in
-the middle of a line gets no fix: where the link goes is the author's choice.
+the middle of a line or in a table gets no fix: where the link goes is the
+author's choice.
 """
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
@@ -52,7 +54,7 @@ META = RuleMeta(
     code="IX013",
     name="unlinked-index-entry",
     summary="Index line names a memory file without linking it",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
     scope=Scope.INDEX,
     profiles=LINKED_TYPED,
     fix=FixAvailability.SOMETIMES,
@@ -76,7 +78,5 @@ def check(ctx, index):
             longer = grown > limit >= end - start
             make = Fix.unsafe if stale or longer else Fix.safe
             fix = make("Link this line", source.edit(bullet.start, bullet.end, link))
-        message = (
-            f"`{rel}` is named here but not linked, so the agent never loads it: link this line"
-        )
+        message = f"`{rel}` is named here but not linked, so it has no index entry: link this line"
         yield ctx.report(source, bullet.start, bullet.end, message, fix)
