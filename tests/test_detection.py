@@ -6,7 +6,7 @@ import pytest
 
 from memlint.config import Settings
 from memlint.discovery import discover
-from tests.helpers import SHARED, shared_available, write_files
+from tests.helpers import SHARED, lint_files, shared_available, write_files
 
 REAL = SHARED / "corpus" / "real"
 
@@ -95,3 +95,19 @@ MEMORY = "---\nname: {name}\ndescription: d\n{type}---\nBody\n"
 def test_small_stores(tmp_path, files, profile):
     write_files(tmp_path, {"MEMORY.md": "# Index\n", **files})
     assert _profiles(tmp_path) == {".": profile}
+
+
+def test_a_guessed_profile_says_how_to_pin_it(tmp_path, monkeypatch):
+    write_files(tmp_path, {"MEMORY.md": "# Index\n", "notes.md": "---\nname: Notes\n"
+                           "description: d\nmetadata:\n  type: user\n---\nBody\n"})  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    stores = discover([str(tmp_path)], Settings(), cwd=str(tmp_path))
+    assert stores[0].profile_guess == (
+        "signals are thin: one memory file "
+        "(typed signals in 0, linked signals in 1 of 1 memory file)"
+    )
+    found = lint_files(tmp_path, {}, select=["MX003"])
+    assert [d.message for d in found] == [
+        "store read as `linked`: " + stores[0].profile_guess + "; if that is wrong, pin it in "
+        'memlint.toml: `[[stores]]` with `path = "."` and `profile = "typed" or "freeform"`'
+    ]

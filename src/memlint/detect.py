@@ -169,7 +169,7 @@ def detect_profile(store: Store, config: StoreConfig | None) -> Detection:
             return Detection("linked", f"{why}; {seen}", "signals are thin: " + why)
         return Detection("freeform", f"no contract signal; {seen}")
     profile = "typed" if typed >= linked else "linked"
-    why = f"{_share(typed, total, 'carries', 'carry')} typed signals, {linked} linked signals" + (
+    why = f"typed signals in {typed}, linked signals in {linked} of {total} {_files(total)}" + (
         "; a tie reads as typed, the contract with more checks" if typed == linked else ""
     )
     if total == 1:

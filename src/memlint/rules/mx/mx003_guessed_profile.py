@@ -42,9 +42,13 @@ No fix: only the user knows which contract the store follows.
 `memlint check --show-files` lists the signals seen in every store.
 """
 
+import os
+
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.textutil import escape
+
+PROFILES = ("linked", "typed", "freeform")
 
 META = RuleMeta(
     code="MX003",
@@ -60,8 +64,19 @@ def check(ctx, store):
     if not store.profile_guess:
         return
     where = store.index.file if store.index is not None else store.memories[0].file
+    others = " or ".join(f'"{p}"' for p in PROFILES if p != store.profile)
     message = (
         f"store read as `{store.profile}`: {store.profile_guess}; if that is wrong, pin it "
-        f'with `[[stores]] path = "{escape(store.display_root)}"` and `profile = "…"`'
+        f'in memlint.toml: `[[stores]]` with `path = "{escape(_config_path(store))}"` '
+        f"and `profile = {others}`"
     )
     yield ctx.report_at(where.path, where.display, Range.file_start(), message)
+
+
+def _config_path(store) -> str:
+    """The store as a config file in the working directory would name it."""
+    try:
+        relative = os.path.relpath(store.root)
+    except ValueError:  # another drive
+        return store.display_root
+    return store.display_root if relative.startswith("..") else relative.replace(os.sep, "/")
