@@ -174,6 +174,22 @@ def test_named_paths_are_checked_unless_force_exclude(tree):
     assert ("IX002", "memory/user_c.md", 1) not in findings(tree, "--extend-exclude", "memory")
 
 
+def test_a_store_without_an_index_stops_at_another_git_work_tree(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            "memory/user_a.md": memory("user_a"),
+            "memory/repo/.git/HEAD": "ref: refs/heads/main\n",
+            "memory/repo/notes.md": "Plain notes, not a memory.\n",
+        },
+    )
+    assert stores(tmp_path, ".") == ["memory"]
+    assert "notes.md" not in memlint(tmp_path, "--show-files").stdout
+    assert findings(tmp_path, ".") == findings(tmp_path, *every_file(tmp_path))
+    done = memlint(tmp_path, "memory/repo/notes.md")
+    assert "memory/repo/notes.md: not in a store" in done.stderr
+
+
 def test_a_file_behind_a_symlinked_folder_is_never_read(tree):
     done = memlint(tree, "mirror/user_a.md")
     assert done.returncode == 0 and "0 stores" in done.stdout

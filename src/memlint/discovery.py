@@ -55,6 +55,7 @@ class Root:
     path: str
     reason: str
     content: str | None = None
+    indexed: bool = True  # False: a folder of memory files without an index
 
     def holds(self, path: str) -> bool:
         """Whether ``path`` (below the root) can be one of the store's files."""
@@ -71,6 +72,7 @@ class _Plan:
     explicit: bool
     report: set[str] | None = field(default_factory=set)
     content: str | None = None
+    indexed: bool = True
 
     def report_all(self) -> None:
         self.report = None
@@ -105,6 +107,7 @@ class Discovery:
         self.notices: list[str] = []  # what was passed over and why (``--show-files``)
         self._strong: dict[str, Root | None] = {}
         self._weak: dict[str, str | None] = {}
+        self._tops = GitIgnore()  # for the work tree's top only
 
     def add_override(self, raw: str, data: bytes) -> None:
         """Lint ``data`` as the content of file ``raw`` (stdin), on disk or not."""
@@ -155,8 +158,9 @@ class Discovery:
     def store_of(self, directory: str) -> Root | None:
         """The store that ``directory`` (or a file in it) belongs to: the nearest folder at
         or above it with an index (or in ``[[stores]]``), else the outermost folder above it
-        that holds memory files without an index. Files beside an index that indexes a
-        subfolder (README, docs/) belong to no store of that index."""
+        that holds memory files without an index (within the git work tree, when there is
+        one). Files beside an index that indexes a subfolder (README, docs/) belong to no
+        store of that index."""
         chain = []
         current = directory
         while True:
@@ -177,10 +181,13 @@ class Discovery:
                 return root
             limit = position
             break
+        top = self._tops.top(directory)
+        if top is not None and top in chain[:limit]:  # not above the git work tree
+            limit = chain.index(top) + 1
         for folder in reversed(chain[:limit]):
             reason = self.weak_reason(folder)
             if reason is not None:
-                return Root(folder, reason)
+                return Root(folder, reason, indexed=False)
         return None
 
     def add_path(self, raw: str) -> None:
@@ -255,7 +262,7 @@ class Discovery:
         plan = self.plans.get(root.path)
         if plan is None:
             plan = self.plans[root.path] = _Plan(
-                root.path, root.reason, explicit, content=root.content
+                root.path, root.reason, explicit, content=root.content, indexed=root.indexed
             )
         return plan
 
@@ -318,19 +325,22 @@ class Discovery:
         top-down: the same roots :meth:`store_of` finds bottom-up."""
         roots: list[Root] = []
         notes: list[str] = []
-        # (directory, whether a store above it claims it)
-        stack = [(top, False)]
+        # (directory, what claims it: "index" a store with an index above it, "folder" a
+        # store without one, which does not reach into another git work tree, or None)
+        stack: list[tuple[str, str | None]] = [(top, None)]
         while stack:
             directory, claimed = stack.pop()
+            if claimed == "folder" and os.path.lexists(os.path.join(directory, ".git")):
+                claimed = None
             root = self.strong_root(directory)
             if root is not None:
                 roots.append(root)
-                claimed = True
-            elif not claimed:
+                claimed = "index"
+            elif claimed is None:
                 reason = self.weak_reason(directory)
                 if reason is not None:
-                    roots.append(Root(directory, reason))
-                    claimed = True
+                    roots.append(Root(directory, reason, indexed=False))
+                    claimed = "folder"
             entries = _scandir(directory)
             if root is not None and root.content is not None:
                 self._note_beside(root, entries)
@@ -343,7 +353,7 @@ class Discovery:
                         self.notice(f"{self.display(entry.path)}/: skipped ({why})")
                         continue
                     inside = root is None or root.content in (None, entry.path)
-                    stack.append((entry.path, claimed and inside))
+                    stack.append((entry.path, claimed if inside else None))
                 elif (
                     entry.name.endswith(".jsonl")
                     and entry.is_file(follow_symlinks=False)
@@ -414,6 +424,8 @@ class Discovery:
                         continue
                     if name.startswith(".") or pruner.why(path, True) is not None:
                         continue
+                    if not plan.indexed and os.path.lexists(os.path.join(path, ".git")):
+                        continue  # another work tree: not part of a store without an index
                     stack.append((path, rel + "/", display_dir + name + "/"))
                     continue
                 if not name.endswith((".md", ".jsonl")):
