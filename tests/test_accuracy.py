@@ -122,3 +122,51 @@ def test_capitalised_document_is_one_info_finding_not_a_broken_memory(tmp_path):
     }
     found = lint_files(tmp_path, files, select=["ALL"])
     assert [(d.code, d.display_path) for d in found] == [("ID008", "DEPLOY.md")]
+
+
+def test_relative_date_message_names_the_memorys_date(tmp_path):
+    memory = (
+        "---\nname: A\ndescription: a\nmetadata:\n  type: user\n  modified: 2026-03-05T10:00:00Z\n"
+        "---\nWe froze it yesterday; today we test.\n"
+    )
+    files = {"MEMORY.md": "- [A](user_a.md) — a\n", "user_a.md": memory}
+    found = lint_files(tmp_path, files, select=["CT003"])
+    assert _messages(found, "CT003") == [
+        "relative date `yesterday` (and 1 more): write the absolute date "
+        "(the memory is dated 2026-03-05 by `metadata.modified`)"
+    ]
+
+
+def test_unfilled_template_is_one_finding_not_also_an_empty_memory(tmp_path):
+    memory = "---\nname: A\ndescription: a\ntype: user\n---\n\n<!-- Fill in: role, tools -->\n"
+    files = {"MEMORY.md": "- [A](user_a.md) — a\n", "user_a.md": memory}
+    found = lint_files(tmp_path, files, select=["CT"])
+    assert [(d.code, d.message) for d in found] == [
+        (
+            "CT002",
+            "unfilled template slot `<!-- Fill in: role, tools -->`: write the value or remove it",
+        )
+    ]
+
+
+def test_absolute_path_glued_onto_dotdot_is_named_as_such(tmp_path):
+    files = {"MEMORY.md": "- [Win](../../e:/dev/notes/x.md) — a\n- [Up](../x.md) — b\n"}
+    found = lint_files(tmp_path, files, select=["IX004"])
+    assert _messages(found, "IX004") == [
+        "index target `../../e:/dev/notes/x.md` is an absolute path written as relative "
+        "(`e:/dev/notes/x.md`): it leaves the store",
+        "index target `../x.md` climbs out of the store with `..`: it leaves the store",
+    ]
+
+
+def test_session_context_in_the_index_is_one_finding(tmp_path):
+    index = (
+        "- [A](user_a.md) — who\n\n# currentDate\nToday's date is 2026-03-04.\n\n"
+        "# userEmail\nThe user's email address is a@example.com.\n"
+    )
+    files = {"MEMORY.md": index, "user_a.md": ROLE}
+    found = lint_files(tmp_path, files, select=["IX014"])
+    assert _messages(found, "IX014") == [
+        "session context pasted into the index (4 lines): the agent gets it fresh in every "
+        "session; remove it"
+    ]

@@ -11,7 +11,7 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-FAMILIES = ("fs", "fm", "id", "ix", "lk", "su", "ty", "du", "nt", "pv", "gt", "mx")
+FAMILIES = ("fs", "fm", "id", "ix", "lk", "su", "ty", "ct", "du", "nt", "pv", "gt", "mx")
 
 
 def is_rule_name(name: object) -> bool:

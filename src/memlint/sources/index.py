@@ -199,7 +199,23 @@ def path_escape_reason(target: str) -> str | None:
         if part == "..":
             depth -= 1
             if depth < 0:
+                absolute = absolute_written_as_relative(target)
+                if absolute is not None:
+                    return f"is an absolute path written as relative (`{absolute}`)"
                 return "climbs out of the store with `..`"
         elif part not in ("", "."):
             depth += 1
     return None
+
+
+ABSOLUTE_TAIL = re.compile(r"(?:\.\./)+((?:[A-Za-z]:|home/|Users/|mnt/|media/|Volumes/).*)")
+
+
+def absolute_written_as_relative(target: str) -> str | None:
+    """The absolute path a ``../../e:/dev/x.md`` or ``../../home/u/x.md`` target
+    glues onto ``..`` (as ``e:/dev/x.md``, ``/home/u/x.md``), else ``None``."""
+    match = ABSOLUTE_TAIL.fullmatch(re.sub(r"\A(?:\./)+", "", target))
+    if match is None:
+        return None
+    tail = match.group(1)
+    return tail if DRIVE.match(tail) else "/" + tail

@@ -14,4 +14,5 @@ RULES = (
     "ix011_index_frontmatter",
     "ix012_stale_index_summary",
     "ix013_unlinked_index_entry",
+    "ix014_index_system_context",
 )

@@ -1,7 +1,10 @@
 """## What it does
 Reports an index entry whose target leaves the store: an absolute path, a
 `..` that climbs above the store root, a URL scheme, a drive letter or
-backslashes.
+backslashes. A target that glues an absolute path onto `..`
+(`../../e:/dev/notes/x.md`, `../../home/u/x.md`, as some tools write a
+path they could not make relative) is named as such: "an absolute path
+written as relative".
 
 ## Why is this bad?
 Index entries name memory files of this store. A target outside it points

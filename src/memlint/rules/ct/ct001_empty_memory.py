@@ -1,0 +1,76 @@
+"""## What it does
+Reports a memory that has frontmatter but no body: nothing after the block,
+or only whitespace, headings, horizontal rules and HTML comments. A body
+that holds only a template prompt (`<!-- Fill in: … -->`) is left to CT002.
+
+## Why is this bad?
+The index promises a memory and the agent opens the file to find nothing
+but a title; the fact was never written, or was lost in an edit.
+
+## Example
+```memlint-bad path=project_launch.md
+---
+name: Launch
+description: Launch date and owner
+type: project
+---
+
+# Launch
+```
+
+Use instead:
+```memlint-good path=project_launch.md
+---
+name: Launch
+description: Launch date and owner
+type: project
+---
+
+Launch on 2026-06-01, owned by Dana.
+
+**Why:** the partner contract starts that day.
+**How to apply:** plan releases around it.
+```
+
+## Fix safety
+No fix: only the author knows what the memory should say.
+"""
+
+import re
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.ct.ct002_template_placeholder import COMMENT_PROMPT
+
+COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+NOT_CONTENT = re.compile(r"[ \t]{0,3}(?:#{1,6}(?:[ \t].*)?|(?:[-*_][ \t]*){3,})?[ \t]*\r?")
+
+META = RuleMeta(
+    code="CT001",
+    name="empty-memory",
+    summary="Memory has frontmatter but no body",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+    local=True,
+)
+
+
+def check(ctx, memory):
+    if memory.frontmatter is None:
+        return
+    text = memory.file.text or ""
+    body = text[memory.body_start :]
+    if len(body) > 4096:  # a body this long is never empty
+        return
+    if ctx.selected("CT002") and COMMENT_PROMPT.search(body):
+        return  # an unfilled template: CT002 reports it
+    headings = 0
+    for line in COMMENT.sub("", body).split("\n"):
+        if not NOT_CONTENT.fullmatch(line):
+            return
+        headings += line.lstrip().startswith("#")
+    what = "only a heading" if headings else "no body"
+    start = min(memory.body_start, len(text))
+    message = f"memory has frontmatter but {what}: the fact itself is missing"
+    yield ctx.report(memory.file, start, start, message)

@@ -1,0 +1,97 @@
+"""## What it does
+Reports template slots left unfilled in a memory's body or description:
+a bracketed choice list (`[PhD student / Postdoc / …]`), a bracketed or
+angle-bracketed prompt (`[your role]`, `<your name>`, `[e.g. …]`), a
+`TODO: fill in`-style note (also inside an HTML comment), a `{{placeholder}}`
+and a bare `XXX`. Code spans and code blocks are not read; `${{ … }}`
+(CI expressions) and links (`[text](url)`, `[[wikilink]]`) are not slots.
+One finding per memory, at the first slot, with the count.
+
+## Why is this bad?
+The agent reads the slot as a fact ("the user is a PhD student / Postdoc")
+or as noise; the memory looks written but says nothing.
+
+## Example
+```memlint-bad path=user_role.md
+---
+name: Role
+description: The user's role and experience
+type: user
+---
+
+The user is a [PhD student / Postdoc / Professor] working on <your field>.
+```
+
+Use instead:
+```memlint-good path=user_role.md
+---
+name: Role
+description: The user's role and experience
+type: user
+---
+
+The user is a postdoc working on protein folding.
+```
+
+## Fix safety
+No fix: the value must come from the user.
+"""
+
+import re
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.sources.markdown import prose_lines
+
+BRACKET = re.compile(r"(?<!\[)\[([^\[\]\n]{1,200})\](?![(\[\]:])")
+PROMPT = re.compile(r"(?:your|insert|enter|fill[ -]in|e\.g\.?)\b", re.IGNORECASE)
+SLOT = re.compile(
+    r"<(?:your|my|insert|enter)[ _-][^<>\n]{1,40}>"
+    r"|\bTODO[ \t]*:[ \t]*(?:fill|add|write|describe|replace)\b"
+    r"|(?<!\$)\{\{[ \t]*[A-Za-z_][\w .-]{0,40}\}\}"
+    r"|(?<![\w-])XXX(?![\w-])",
+    re.IGNORECASE,
+)
+COMMENT_PROMPT = re.compile(
+    r"<!--[ \t]*(?:fill[ -]in|todo|replace|add)\b(?:[^\n]{0,200}?-->)?", re.IGNORECASE
+)
+
+META = RuleMeta(
+    code="CT002",
+    name="template-placeholder",
+    summary="Memory holds an unfilled template slot",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+    local=True,
+)
+
+
+def check(ctx, memory):
+    if memory.frontmatter is None:
+        return
+    text = memory.file.text or ""
+    found = []
+    description = memory.frontmatter.fields.get("description")
+    if description is not None and isinstance(description.value, str):
+        found += _slots(text, description.value_start, description.value_end)
+    for offset, line in prose_lines(text, memory.body_start):
+        found += _slots(line, 0, len(line), offset)
+    found += [(m.start(), m.end()) for m in COMMENT_PROMPT.finditer(text, memory.body_start)]
+    if not found:
+        return
+    start, end = min(found)
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    slot = text[start:end] if end - start <= 60 else text[start : start + 59] + "…"
+    message = f"unfilled template slot `{slot}`{more}: write the value or remove it"
+    yield ctx.report(memory.file, start, end, message)
+
+
+def _slots(text: str, start: int, end: int, offset: int = 0) -> list[tuple[int, int]]:
+    """Spans (plus ``offset``) of the slots in ``text[start:end]``."""
+    found = [(m.start(), m.end()) for m in SLOT.finditer(text, start, end)]
+    for match in BRACKET.finditer(text, start, end):
+        inner = match.group(1)
+        if inner.count(" / ") >= 2 or PROMPT.match(inner):
+            found.append((match.start(), match.end()))
+    return [(a + offset, b + offset) for a, b in found]

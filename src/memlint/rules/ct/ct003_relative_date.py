@@ -1,0 +1,125 @@
+"""## What it does
+Reports relative dates in a memory's body or description: "yesterday",
+"today", "tomorrow", "last week", "next Friday", "3 days ago" and their
+common forms in German, Spanish, Portuguese, French, Russian, Chinese,
+Japanese and Korean. Code is not read. One finding per memory, at the first
+one, with the count; when the memory carries a date (a `modified`, `date`,
+`created` or `updated` key, top level or under `metadata`, or an ISO date
+earlier in the body) the message names it so the absolute date is easy to
+work out.
+
+## Why is this bad?
+A memory is read weeks or months later: "yesterday" then points at the
+wrong day, and nobody can tell which. Claude Code's own memory guidance asks
+to convert relative dates to absolute ones when saving.
+
+## Example
+```memlint-bad path=project_release.md
+---
+name: Release
+description: Release freeze
+type: project
+---
+
+We froze the release branch yesterday.
+
+**Why:** QA needs a stable build.
+**How to apply:** no merges to release/* until the freeze ends.
+```
+
+Use instead:
+```memlint-good path=project_release.md
+---
+name: Release
+description: Release freeze
+type: project
+---
+
+We froze the release branch on 2026-03-04.
+
+**Why:** QA needs a stable build.
+**How to apply:** no merges to release/* until the freeze ends.
+```
+
+## Fix safety
+No fix: which day was meant is known only to whoever wrote it.
+"""
+
+import re
+
+from memlint.diagnostics import Severity
+from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.sources.markdown import prose_lines
+
+WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+RELATIVE = re.compile(
+    r"(?<![\w-])(?:"
+    r"yesterday|today|tomorrow|tonight|(?:this|last|next)[ \t]+(?:week|month|year|"
+    + WEEKDAYS
+    + r")|(?:last|this)[ \t]+(?:morning|afternoon|evening|night)|"
+    r"\d{1,3}[ \t]+(?:days?|weeks?|months?)[ \t]+ago|a[ \t]+(?:day|week|month)[ \t]+ago|"
+    r"gestern|vorgestern|heute|übermorgen|(?:letzte|nächste)[ \t]+woche|"
+    r"(?:letzten|nächsten)[ \t]+monat|"
+    r"ayer|hoy|anteayer|(?:la[ \t]+)?semana[ \t]+(?:pasada|próxima|que[ \t]+viene)|"
+    r"ontem|hoje|amanhã|semana[ \t]+passada|"
+    r"aujourd'hui|demain|la[ \t]+semaine[ \t]+(?:dernière|prochaine)|"
+    r"вчера|сегодня|завтра|позавчера|на[ \t]+(?:прошлой|следующей|этой)[ \t]+неделе"
+    r")(?![\w-])"
+    r"|昨天|今天|明天|前天|上周|下周|上個月|上个月|下个月|"
+    r"昨日|今日|明日|先週|来週|先月|来月|"
+    r"어제|오늘|내일|지난[ \t]?주|다음[ \t]?주|지난[ \t]?달",
+    re.IGNORECASE,
+)
+DATE_KEYS = ("modified", "date", "created", "updated")
+ISO_DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+
+META = RuleMeta(
+    code="CT003",
+    name="relative-date",
+    summary="Memory uses a relative date (yesterday, last week)",
+    severity=Severity.WARNING,
+    scope=Scope.MEMORY,
+    profiles=LINKED_TYPED,
+    local=True,
+)
+
+
+def check(ctx, memory):
+    if memory.frontmatter is None:
+        return
+    text = memory.file.text or ""
+    found = []
+    description = memory.frontmatter.fields.get("description")
+    if description is not None and isinstance(description.value, str):
+        found += [
+            (m.start(), m.end())
+            for m in RELATIVE.finditer(text, description.value_start, description.value_end)
+        ]
+    for offset, line in prose_lines(text, memory.body_start):
+        found += [(offset + m.start(), offset + m.end()) for m in RELATIVE.finditer(line)]
+    if not found:
+        return
+    start, end = min(found)
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    message = f"relative date `{text[start:end]}`{more}: write the absolute date"
+    context = _date_context(memory, text, start)
+    if context:
+        message += f" ({context})"
+    yield ctx.report(memory.file, start, end, message)
+
+
+def _date_context(memory, text: str, offset: int) -> str | None:
+    """Where the memory says when it was written, if it does."""
+    frontmatter = memory.frontmatter
+    for key in DATE_KEYS:
+        found = frontmatter.fields.get(key) or frontmatter.nested("metadata", key)
+        if found is not None and found.value is not None:
+            date = ISO_DATE.search(str(found.value))
+            if date:
+                where = key if key in frontmatter.fields else f"metadata.{key}"
+                return f"the memory is dated {date.group(1)} by `{where}`"
+    if offset > memory.body_start:
+        dates = ISO_DATE.findall(text, memory.body_start, offset)
+        if dates:
+            return f"the nearest date above it is {dates[-1]}"
+    return None
