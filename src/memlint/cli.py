@@ -16,7 +16,7 @@ from memlint import __version__
 if TYPE_CHECKING:
     import argparse
 
-SUBCOMMANDS = ("check", "rule", "mv", "hook", "clean")
+SUBCOMMANDS = ("check", "rule", "mv", "hook", "clean", "server")
 OUTPUT_FORMATS = (
     "full",
     "concise",
@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_hook_parser(sub)
     clean = sub.add_parser("clean", help="remove the result cache")
     clean.add_argument("--cache-dir", help="the cache to remove (default: where check keeps it)")
+    sub.add_parser(
+        "server", help="run the language server on stdio (needs the extra agent-memlint[lsp])"
+    )
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code such as ID001")
     rule.add_argument("--all", action="store_true", help="explain every rule")
@@ -224,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         from memlint.hook_install import run_hook_command
 
         return run_hook_command(args, parser)
+    if args.command == "server":
+        from memlint.lsp import run_server_command
+
+        return run_server_command(args)
     if args.command == "rule":
         from memlint.ruledoc import run_rule_command
 

@@ -134,13 +134,19 @@ def fix_paths(
     write: bool = True,
     cwd: str | None = None,
     stdin: tuple[str, bytes] | None = None,
+    overrides: dict[str, bytes] | None = None,
 ) -> FixOutcome:
     """Fix the stores under ``paths``; write the result unless ``write`` is false.
 
     ``stdin`` is ``(filename, data)``: fix ``data`` as that file (never written).
+    ``overrides`` maps more absolute paths to the content they are read as (an editor's
+    unsaved buffers), not reported on; nothing is written then either.
     Raises ``discovery.UsageError`` for unusable paths, like ``discover``.
     """
     finder = SnapshotDiscovery(settings, os.path.abspath(cwd or os.getcwd()))
+    if overrides:
+        write = False
+        finder.overrides.update(overrides)
     if stdin is not None:
         write = False
         finder.add_override(*stdin)

@@ -1,0 +1,322 @@
+"""Stores as an editor sees them, without the protocol: lint a store with the unsaved
+buffers read in place of the files (the injected content ``--stdin-filename`` and the
+hook use), find the files a change affects, and answer navigation questions.
+
+Paths are absolute; offsets index a file's text (BOM removed), as everywhere in memlint.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from memlint.config import Settings, find_config, load_settings
+from memlint.diagnostics import Diagnostic
+from memlint.discovery import INDEX_NAME, Discovery
+from memlint.store import Memory, Store, fold
+
+SUPPRESSIBLE_SUFFIXES = (".md", ".markdown")
+
+
+@dataclass
+class LintResult:
+    """One lint of one store: its diagnostics by file and the text each was linted at."""
+
+    store: Store
+    settings: Settings
+    by_path: dict[str, list[Diagnostic]]
+    sources: dict = field(default_factory=dict)  # path -> SourceFile
+
+    def text(self, path: str) -> str | None:
+        source = self.sources.get(path)
+        return source.text if source is not None else None
+
+
+class StoreLinter:
+    """Settings per configuration file, rules per settings, one lint per call."""
+
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+        self._settings: dict[str | None, Settings] = {}
+        self._rules: dict[int, list] = {}
+
+    def reload(self) -> None:
+        """Forget loaded settings (a configuration file changed)."""
+        self._settings.clear()
+        self._rules.clear()
+
+    def settings_for(self, path: str) -> Settings:
+        """The settings of the nearest configuration file above ``path``; raises ConfigError."""
+        config = find_config(os.path.dirname(path))
+        settings = self._settings.get(config)
+        if settings is None:
+            settings = self._settings[config] = load_settings(config)
+        return settings
+
+    def rules_for(self, settings: Settings) -> list:
+        from memlint.engine import selected_rules
+
+        rules = self._rules.get(id(settings))
+        if rules is None:
+            rules = self._rules[id(settings)] = selected_rules(settings)
+        return rules
+
+    def root_of(self, path: str, settings: Settings) -> str | None:
+        """The root of the store ``path`` belongs to, or ``None`` (outside every store)."""
+        from memlint.detect import looks_like_memory_dir
+
+        finder = Discovery(settings, self.cwd)
+        directory = os.path.dirname(path)
+        found = finder.ancestor_root(directory)
+        if found is not None:
+            return found[0]
+        if path.endswith(".jsonl") or looks_like_memory_dir(directory, settings):
+            return directory
+        return None
+
+    def lint(self, path: str, buffers: dict[str, str]) -> LintResult | None:
+        """Lint the store holding ``path`` (every file reported on), each file of
+        ``buffers`` read as that text; ``None`` when ``path`` is in no store."""
+        from memlint.engine import lint_store
+
+        settings = self.settings_for(path)
+        root = self.root_of(path, settings)
+        if root is None:
+            return None
+        finder = Discovery(settings, self.cwd)
+        for other, text in buffers.items():
+            if other == path or self._same_store(finder, other, root):
+                finder.add_override(other, text.encode("utf-8", "surrogatepass"))
+        if path not in buffers:
+            finder.add_path(path if os.path.lexists(path) else os.path.dirname(path))
+        for plan in finder.plans.values():
+            plan.report_all()
+        store = next((s for s in finder.load() if _holds(s, path)), None)
+        if store is None:
+            return None
+        found: dict[str, list[Diagnostic]] = {}
+        for diagnostic in lint_store(store, settings, self.rules_for(settings)):
+            found.setdefault(diagnostic.path, []).append(diagnostic)
+        for diagnostics in found.values():
+            diagnostics.sort(key=Diagnostic.sort_key)
+        sources = {s.path: s for s in (*store.files, *store.notes)}
+        return LintResult(store, settings, found, sources)
+
+    @staticmethod
+    def _same_store(finder: Discovery, path: str, root: str) -> bool:
+        if not path.startswith(root + os.sep):
+            return False
+        found = finder.ancestor_root(os.path.dirname(path))
+        return found is None or found[0] == root
+
+
+def _holds(store: Store, path: str) -> bool:
+    return path.startswith(store.root + os.sep) or any(s.path == path for s in store.notes)
+
+
+# -- the store graph --------------------------------------------------------------
+
+
+def memory_at(store: Store, path: str) -> Memory | None:
+    return next((m for m in store.memories if m.file.path == path), None)
+
+
+def _keys(memory: Memory) -> set[str]:
+    keys = {fold(memory.stem)}
+    if memory.name:
+        keys.add(fold(memory.name.strip()))
+    return keys
+
+
+def _link_targets(memory: Memory) -> set[str]:
+    targets = {fold(link.target) for link in memory.links}
+    if memory.supersession is not None:
+        targets.add(fold(memory.supersession.target))
+    return targets
+
+
+def dependents(result: LintResult, path: str) -> set[str]:
+    """Files whose findings may change when ``path`` changes: the index, memories that
+    link to it or name it as successor, and the memories it links to or supersedes into.
+    A change to anything but a memory (the index, a note store) affects every file."""
+    store = result.store
+    memory = memory_at(store, path)
+    if memory is None:
+        return set(result.sources)
+    found = {store.index.file.path} if store.index is not None else set()
+    keys, targets = _keys(memory), _link_targets(memory)
+    for other in store.memories:
+        if other is memory:
+            continue
+        if keys & _link_targets(other) or targets & _keys(other):
+            found.add(other.file.path)
+    return found
+
+
+# -- navigation --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LinkSpan:
+    """A link in a file at text offsets ``start``..``end`` and what it points to."""
+
+    start: int
+    end: int
+    target: str  # as written
+    memory: Memory | None = None
+    path: str | None = None  # the file linked (a memory's, or another file of the store)
+
+
+def links_in(result: LintResult, path: str) -> list[LinkSpan]:
+    """Every wikilink, supersession link and index link of the file at ``path``."""
+    from memlint.rules.ix.resolve import resolve as resolve_entry
+    from memlint.sources.markdown import scan_wikilinks
+
+    store = result.store
+    found: list[LinkSpan] = []
+    memory = memory_at(store, path)
+    if memory is not None:
+        links = list(memory.links)
+        if memory.supersession is not None:
+            links.append(memory.supersession.link)
+        found.extend(_wikilink_span(store, link) for link in links)
+    index = store.index
+    if index is not None and index.file.path == path:
+        for entry in index.entries:
+            resolution = resolve_entry(store, entry)
+            target = resolution.memory
+            file_path = target.file.path if target is not None else None
+            if file_path is None and resolution.kind == "file" and resolution.rel:
+                file_path = os.path.join(store.root, *resolution.rel.split("/"))
+            found.append(LinkSpan(entry.href_start, entry.href_end, entry.href, target, file_path))
+        text = index.file.text or ""
+        found.extend(_wikilink_span(store, link) for link in scan_wikilinks(text, index.body_start))
+    found.sort(key=lambda span: span.start)
+    return found
+
+
+def _wikilink_span(store: Store, link) -> LinkSpan:
+    from memlint.rules.lk.resolve import resolve
+
+    resolution = resolve(store, link.target)
+    target = resolution.memories[0] if len(resolution.memories) == 1 else None
+    path = target.file.path if target is not None else None
+    return LinkSpan(link.start, link.end, link.target, target, path)
+
+
+def link_at(result: LintResult, path: str, offset: int) -> LinkSpan | None:
+    return next((s for s in links_in(result, path) if s.start <= offset <= s.end), None)
+
+
+def memory_hover(memory: Memory) -> str:
+    """What hovering a link to ``memory`` shows (masked by the caller)."""
+    title = memory.name.strip() if memory.name else memory.stem
+    lines = [f"**{title}** (`{memory.file.rel}`)"]
+    if memory.description:
+        lines += ["", memory.description.strip()]
+    if memory.memory_type:
+        lines += ["", f"type: {memory.memory_type}"]
+    return "\n".join(lines)
+
+
+def completion_names(store: Store) -> list[tuple[str, str]]:
+    """``(name, description)`` of every memory, for completion inside ``[[``."""
+    seen: dict[str, str] = {}
+    for memory in store.memories:
+        name = memory.name.strip() if memory.name else memory.stem
+        if name and name not in seen:
+            seen[name] = (memory.description or "").strip()
+    return sorted(seen.items())
+
+
+def code_at(result: LintResult, path: str, offset: int) -> str | None:
+    """The rule code (or prefix) under ``offset`` in a suppression comment."""
+    from memlint.sources.frontmatter import parse_frontmatter
+    from memlint.suppression import CODE_SEPARATOR, parse_directives
+
+    source = result.sources.get(path)
+    if source is None or source.text is None:
+        return None
+    frontmatter = parse_frontmatter(source.text)
+    for directive in parse_directives(source, frontmatter.end if frontmatter else 0):
+        start = directive.codes_start
+        inside = source.text[start : source.text.find("]", start)]
+        position = 0
+        for part in CODE_SEPARATOR.split(inside):
+            at = inside.find(part, position)
+            position = at + len(part)
+            if part and start + at <= offset <= start + position:
+                return part
+    return None
+
+
+def rename_target(result: LintResult, path: str, offset: int) -> Memory | None:
+    """The memory a rename at ``offset`` renames: a link's target, or this memory when
+    ``offset`` is on its ``name:`` value."""
+    span = link_at(result, path, offset)
+    if span is not None:
+        return span.memory
+    memory = memory_at(result.store, path)
+    if memory is None or memory.frontmatter is None:
+        return None
+    found = memory.frontmatter.fields.get("name")
+    if found is not None and found.key_start <= offset <= found.value_end:
+        return memory
+    return None
+
+
+def is_index(path: str) -> bool:
+    return os.path.basename(path) == INDEX_NAME
+
+
+# -- inline suppressions ---------------------------------------------------------------
+
+
+def suppression_edit(text: str, diagnostic: Diagnostic) -> tuple[int, int, str] | None:
+    """An insertion ``(start, end, text)`` that makes an inline comment suppress
+    ``diagnostic`` (trailing on its line, else on its own line above, else for the file),
+    checked by parsing the result as memlint will; ``None`` when none works."""
+    from memlint.sources.document import SourceFile
+    from memlint.sources.frontmatter import parse_frontmatter
+    from memlint.suppression import UNSUPPRESSIBLE, UNUSED_SUPPRESSION, parse_directives
+
+    code = diagnostic.code
+    if code in UNSUPPRESSIBLE or code == UNUSED_SUPPRESSION:
+        return None
+    if not diagnostic.path.endswith(SUPPRESSIBLE_SUFFIXES):
+        return None
+    probe = SourceFile(diagnostic.path, "", "", text=text)
+    line = diagnostic.range.start.line
+    starts = probe.line_starts
+    if line > len(starts):
+        return None
+    start, end = probe.line_span(line)
+    newline = "\r\n" if text[end : end + 2] == "\r\n" else "\n"
+    frontmatter = parse_frontmatter(text)
+    body = frontmatter.end if frontmatter is not None else 0
+    candidates = []
+    if start >= body and text[start:end].strip():
+        candidates.append((end, end, f" <!-- memlint: ignore[{code}] -->"))
+        candidates.append((start, start, f"<!-- memlint: ignore[{code}] -->{newline}"))
+    at_body = body
+    lead = "" if at_body == 0 or text[at_body - 1 : at_body] == "\n" else newline
+    candidates.append((at_body, at_body, f"{lead}<!-- memlint: file-ignore[{code}] -->{newline}"))
+    for cut, cut_end, insert in candidates:
+        changed = text[:cut] + insert + text[cut_end:]
+        shift = len(insert) if cut <= start else 0
+        moved = SourceFile(diagnostic.path, "", "", text=changed)
+        fm = parse_frontmatter(changed)
+        target_line = moved.position(start + shift).line
+        for directive in parse_directives(moved, fm.end if fm is not None else 0):
+            probe_diag = _at_line(diagnostic, target_line)
+            if directive.covers(probe_diag):
+                return cut, cut_end, insert
+    return None
+
+
+def _at_line(diagnostic: Diagnostic, line: int) -> Diagnostic:
+    from dataclasses import replace
+
+    from memlint.diagnostics import Position, Range
+
+    return replace(diagnostic, range=Range(Position(line, 1), Position(line, 1)))
