@@ -63,16 +63,10 @@ class StoreLinter:
 
     def root_of(self, path: str, settings: Settings) -> str | None:
         """The root of the store ``path`` belongs to, or ``None`` (outside every store)."""
-        from memlint.detect import looks_like_memory_dir
-
-        finder = Discovery(settings, self.cwd)
-        directory = os.path.dirname(path)
-        found = finder.ancestor_root(directory)
-        if found is not None:
-            return found[0]
-        if path.endswith(".jsonl") or looks_like_memory_dir(directory, settings):
-            return directory
-        return None
+        root = Discovery(settings, self.cwd).store_of(os.path.dirname(path))
+        if root is not None and root.holds(path):
+            return root.path
+        return os.path.dirname(path) if path.endswith(".jsonl") else None
 
     def lint(self, path: str, buffers: dict[str, str]) -> LintResult | None:
         """Lint the store holding ``path`` (every file reported on), each file of
@@ -106,8 +100,8 @@ class StoreLinter:
     def _same_store(finder: Discovery, path: str, root: str) -> bool:
         if not path.startswith(root + os.sep):
             return False
-        found = finder.ancestor_root(os.path.dirname(path))
-        return found is None or found[0] == root
+        found = finder.store_of(os.path.dirname(path))
+        return found is not None and found.path == root and found.holds(path)
 
 
 def _holds(store: Store, path: str) -> bool:
