@@ -54,7 +54,7 @@ TREE = {
     # nested stores, a note store above them, a JSONL log of another schema inside one
     "team/MEMORY.md": "- [T](user_t.md) — t\n",
     "team/user_t.md": memory("user_t"),
-    "team/events.jsonl": '{"event": "login", "who": "bob.smith@corp-mail.com"}\n',
+    "team/events.jsonl": '{"event": "login", "who": "bob.smith@corp-mail.com"}\n{"event": \n',
     "team/sub/MEMORY.md": "- [S](user_s.md) — s\n- [Gone](user_gone.md) — g\n",
     "team/sub/user_s.md": memory("user_s"),
     "notes.jsonl": '{"time": "2026-01-01T00:00:00Z", "project": "p", "fact": "Tea."}\n',
@@ -67,6 +67,7 @@ EXPECTED = {
     ("IX002", "memory/user_c.md", 1),
     ("IX003", "team/sub/MEMORY.md", 2),
     ("PV004", "team/events.jsonl", 1),
+    ("NT001", "team/events.jsonl", 2),  # JSON validity on a JSONL file of another schema
 }
 STORES = [".", ".claude/agent-memory/reviewer", "team", "team/sub"]
 
@@ -158,7 +159,7 @@ def test_show_files_explains_what_was_passed_over(tree):
     assert "is a .claude/agent-memory/<agent>/ folder whose Markdown has frontmatter" in out
     assert "build/: skipped (ignored by git)" in out
     assert "examples/: skipped (excluded by `examples`)" in out
-    assert "team/events.jsonl (not a note store: 0 of its first 1 records have a `fact` key" in out
+    assert "team/events.jsonl (not a note store: 0 of its first 2 records have a `fact` key" in out
     assert "  notes   notes.jsonl" in out  # beside the index: the root store's
 
 

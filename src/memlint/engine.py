@@ -19,6 +19,7 @@ from memlint.store import Store
 from memlint.suppression import UNUSED_SUPPRESSION, apply_suppressions, markdown_sources
 
 CRASH_CODE = "MX002"
+JSON_VALIDITY = frozenset({"NT001"})  # run on every JSONL file of a store, notes or not
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,9 @@ class _StoreRun:
         for rule in rules:
             if rule.meta.local:
                 self.checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
+        # JSONL files of another schema get the FILE rules and JSON validity (NT001)
+        self.json_checks = [c for c in self.checks[Scope.NOTES] if c[0].meta.code in JSON_VALIDITY]
+        self.other_jsonl = {s.path for s in store.files if s.path.endswith(".jsonl")}
         memory_of = {id(memory.file): memory for memory in store.memories}
         units = [(source, memory_of.get(id(source)), False) for source in store.files]
         units += [(source, None, True) for source in store.notes]
@@ -128,6 +132,8 @@ class _StoreRun:
         for rule, ctx in checks[Scope.FILE]:
             results.extend(_checked(rule, ctx, store, source, source))
         extra = checks[Scope.NOTES] if notes else checks[Scope.MEMORY] if memory else ()
+        if not extra and source.path in self.other_jsonl:
+            extra, notes = self.json_checks, True
         for rule, ctx in extra:
             results.extend(_checked(rule, ctx, store, source if notes else memory, source))
         return results
