@@ -30,7 +30,10 @@ def test_fix_repairs_generated_store_in_one_run(tmp_path):
     safe = {d.code for d in before if d.fix and d.fix.applicability is Applicability.SAFE}
     unfixable = {d.code for d in before if not d.fix}
     always_fixable = safe - unfixable
-    assert {"ID001", "IX002"} <= always_fixable
+    assert "ID001" in always_fixable
+    # 600 files do not fit in the loader's 200 lines: IX002 declines and points at IX008
+    unindexed = [d for d in before if d.code == "IX002"]
+    assert unindexed and all(d.fix or "IX008" in " ".join(d.notes) for d in unindexed)
     settings = Settings()
     outcome = fix_paths([str(store)], settings, selected_rules(settings), cwd=str(tmp_path))
     assert not outcome.errors

@@ -80,7 +80,12 @@ def test_never_settling_fix_is_reported_not_looped(tmp_path):
         yield ctx.report(source, 0, 0, "grow", Fix.safe("grow", _edit(source, end, end, "+")))
 
     outcome = _fix(tmp_path, {"a.md": "x"}, [_rule("TS003", check)])
-    assert outcome.errors == [f"failed to converge after {MAX_ITERATIONS} fix iterations"]
+    assert outcome.errors == [
+        f"failed to converge after {MAX_ITERATIONS} fix iterations (TS003); "
+        "those fixes were not applied"
+    ]
+    assert (tmp_path / "a.md").read_bytes() == b"x"
+    assert not outcome.changes and not outcome.fixed
 
 
 def test_fixes_undoing_each_other_are_reported(tmp_path):
@@ -90,7 +95,57 @@ def test_fixes_undoing_each_other_are_reported(tmp_path):
         yield ctx.report(source, 0, 1, "flip", Fix.safe("flip", _edit(source, 0, 1, other)))
 
     outcome = _fix(tmp_path, {"a.md": "a\n"}, [_rule("TS004", check)])
-    assert outcome.errors == ["failed to converge: fixes undo each other"]
+    assert outcome.errors == [
+        "failed to converge: fixes undo each other (TS004); those fixes were not applied"
+    ]
+    assert (tmp_path / "a.md").read_bytes() == b"a\n"
+
+
+def test_a_stalled_rule_does_not_hold_back_the_others(tmp_path):
+    @_on("a.md")
+    def grow(ctx, source):
+        end = len(source.raw)
+        yield ctx.report(source, 0, 0, "grow", Fix.safe("grow", _edit(source, end, end, "+")))
+
+    @_on("b.md")
+    def upper(ctx, source):
+        if source.raw == b"b\n":
+            yield ctx.report(source, 0, 1, "upper", Fix.safe("upper", _edit(source, 0, 1, "B")))
+
+    rules = [_rule("TS003", grow), _rule("TS006", upper)]
+    outcome = _fix(tmp_path, {"a.md": "x", "b.md": "b\n"}, rules)
+    assert (tmp_path / "a.md").read_bytes() == b"x"
+    assert (tmp_path / "b.md").read_bytes() == b"B\n"
+    assert [d.code for d in outcome.fixed] == ["TS006"]
+    assert "(TS003)" in outcome.errors[0]
+
+
+def test_a_fix_that_adds_a_finding_is_withheld(tmp_path):
+    """Invariant 1: TS007's rename of a.md would make TS008 fire in b.md; its other
+    fix (in c.md) adds nothing and is applied."""
+
+    def rename_or_upper(ctx, source):
+        if source.rel == "a.md" and source.raw == b"old\n":
+            fix = Fix.safe("rename", _edit(source, 0, 3, "new"))
+            yield ctx.report(source, 0, 3, "rename", fix)
+        if source.rel == "c.md" and source.raw == b"c\n":
+            yield ctx.report(source, 0, 1, "upper", Fix.safe("upper", _edit(source, 0, 1, "C")))
+
+    def dangling(ctx, source):
+        if source.rel == "b.md" and b"old" not in ctx.store.by_rel["a.md"].file.raw:
+            yield ctx.report(source, 0, 0, "dangling")
+
+    files = {"a.md": "old\n", "b.md": "[[old]]\n", "c.md": "c\n"}
+    rules = [_rule("TS007", rename_or_upper), _rule("TS008", dangling)]
+    outcome = _fix(tmp_path, files, rules)
+    assert (tmp_path / "a.md").read_bytes() == b"old\n"
+    assert (tmp_path / "c.md").read_bytes() == b"C\n"
+    assert [d.message for d in outcome.fixed] == ["upper"]
+    assert not [d for d in outcome.remaining if d.code == "TS008"]
+    (held,) = [d for d in outcome.remaining if d.code == "TS007"]
+    assert held.fix.applicability.value == "unsafe"
+    assert any("TS008" in note for note in held.notes)
+    assert any("TS007 fix withheld" in w and "TS008" in w for w in outcome.warnings)
 
 
 def test_refused_fixes_leave_files_alone(tmp_path):
@@ -200,3 +255,25 @@ def test_cli_fix_only_and_exit_non_zero_on_fix(store, capsys):
     assert code == 1 and out == "Fixed 2 problems.\n"
     code, out, _ = _run(capsys, "--diff")
     assert code == 0 and out == ""
+
+
+def test_two_culprits_are_both_withheld_and_the_innocent_fixes_applied(tmp_path):
+    """Fixes of a.md and c.md each add a TS013 finding; those of b.md and d.md do not."""
+    names = ("a.md", "b.md", "c.md", "d.md")
+
+    def upper(ctx, source):
+        if source.rel in names and source.raw[:1].islower():
+            fix = Fix.safe(f"upper {source.rel}", _edit(source, 0, 1, source.text[0].upper()))
+            yield ctx.report(source, 0, 1, "upper", fix)
+
+    def watch(ctx, source):
+        if source.rel == "z.md":
+            for rel in ("a.md", "c.md"):
+                if ctx.store.by_rel[rel].file.raw.startswith(b"X"):
+                    yield ctx.report(source, 0, 0, f"{rel} changed")
+
+    files = {**dict.fromkeys(names, "x\n"), "z.md": "z\n"}
+    outcome = _fix(tmp_path, files, [_rule("TS012", upper), _rule("TS013", watch)])
+    assert [(tmp_path / n).read_bytes() for n in names] == [b"x\n", b"X\n", b"x\n", b"X\n"]
+    assert [d.fix.title for d in outcome.fixed] == ["upper b.md", "upper d.md"]
+    assert not [d for d in outcome.remaining if d.code == "TS013"]

@@ -175,7 +175,7 @@ def test_a_new_memory_with_broken_yaml_is_reported_to_the_model(project):
     lines = err.splitlines()
     assert lines[0] == "memlint: this write left 2 new errors in the memory store"
     assert any(line.startswith("memory/project_release.md:3 FM003 ") for line in lines)
-    assert any(" IX002 " in line and "— fix: Append" in line for line in lines)
+    assert any(" IX002 " in line and "— fix: Add" in line for line in lines)
     assert lines[-1] == "Apply the safe fixes: memlint check --fix memory/project_release.md"
     assert len(lines) <= 22
 

@@ -12,7 +12,7 @@ import pytest
 from memlint.config import Settings
 from memlint.engine import selected_rules
 from memlint.fixer import fix_paths
-from memlint.writer import TEMP_PREFIX
+from memlint.writer import TEMP_PREFIX, WriteError, check_target
 from tests.helpers import generate_hostile, tree_fingerprint
 
 
@@ -58,9 +58,18 @@ def _check_case(case_dir: str, outside_before: dict[str, str]) -> list[str]:
         if type(exc).__name__ != "UsageError":
             problems.append(f"second fix raised {type(exc).__name__}")
     else:
-        if again.changes:
-            problems.append(f"second --fix would change {[c.display for c in again.changes]}")
+        writable = [c for c in again.changes if _writable(memory, c)]
+        if writable:  # a read-only file is refused on every run
+            problems.append(f"second --fix would change {[c.display for c in writable]}")
     return problems
+
+
+def _writable(root: str, change) -> bool:
+    try:
+        check_target(root, change.path, change.old)
+    except WriteError:
+        return False
+    return True
 
 
 def _fix_batch(cases: list[str]) -> dict[str, list[str]]:

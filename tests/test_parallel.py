@@ -53,7 +53,8 @@ def test_pool_with_partial_cache(generated: Path, tmp_path: Path, monkeypatch) -
     caches.save()
     changed = sorted(generated.glob("*.md"))[:20]
     for path in changed:
-        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        text = path.read_text(encoding="utf-8") + "\nSee [[nowhere-at-all]].\n"
+        path.write_text(text, encoding="utf-8")
     expected = snapshot(generated, jobs=1)
     assert expected != serial
     monkeypatch.setattr(parallel, "MIN_FILES", 5)

@@ -115,7 +115,7 @@ def test_a_masked_finding_shows_the_first_and_last_digits_only(tmp_path):
     found = lint_files(tmp_path, files, select=["PV007"])
     assert [(d.range.start.line, d.severity) for d in found] == [(3, ERROR), (7, ERROR)]
     assert [d.message.rsplit(" ", 1)[-1] for d in found] == ["`4…5556`", "`5…4444`"]
-    assert all(d.fix is not None and d.fix.edits[0].content == "[REDACTED]" for d in found)
+    assert all(d.fix is not None and "[REDACTED]" in d.fix.edits[0].content for d in found)
 
 
 def test_note_facts_are_checked_without_a_fix(tmp_path):

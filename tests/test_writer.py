@@ -124,6 +124,7 @@ def _raise_oserror(path, *args):
 def test_remove_stale_temps_matches_only_its_own_names(tmp_path):
     stale = tmp_path / ".memlint-0123456789abcdef.tmp"
     stale.write_bytes(b"half")
+    os.utime(stale, (0, 0))  # left long ago
     keep = tmp_path / ".memlint-notes.md"
     keep.write_bytes(b"user file")
     assert writer.remove_stale_temps({str(tmp_path)}) == [str(stale)]

@@ -397,7 +397,11 @@ class Discovery:
         while stack:
             directory, rel_dir, display_dir = stack.pop()
             at_root = directory == plan.root
-            for entry in _scandir(directory):
+            entries = _listing(directory)
+            if entries is None and rel_dir:  # memories under it would look missing (IX003)
+                unlistable = Skipped(directory, display_dir, "unlistable", "cannot be listed")
+                store.skipped.append(unlistable)
+            for entry in entries or []:
                 name = entry.name
                 if (
                     at_root
@@ -655,11 +659,16 @@ def _defer_index(store: Store, source: SourceFile) -> None:
 
 def _scandir(directory: str) -> list[os.DirEntry]:
     """The entries of ``directory``, in no particular order (callers sort what they keep)."""
+    return _listing(directory) or []
+
+
+def _listing(directory: str) -> list[os.DirEntry] | None:
+    """The entries of ``directory``, or ``None`` when it cannot be listed."""
     try:
         with os.scandir(directory) as iterator:
             return list(iterator)
     except OSError:
-        return []
+        return None
 
 
 GLOB_CHARS = frozenset("*?[")
@@ -883,7 +892,7 @@ def _why_not_notes(path: str) -> str:
         records += 1
         try:
             value = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # a deeply nested record is no fact
             value = None
         facts += isinstance(value, dict) and "fact" in value
         if records >= 5:

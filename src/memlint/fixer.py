@@ -14,23 +14,26 @@ import difflib
 import hashlib
 import itertools
 import os
+import posixpath
 import shutil
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memlint import writer
 from memlint.config import Settings
 from memlint.detect import detect_profile
-from memlint.diagnostics import Diagnostic, Edit, Fix, applicable
+from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, applicable
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.engine import lint_store
 from memlint.parse import load_index, load_memory
 from memlint.privacy import mask_text
 from memlint.sources.document import ReadProblem, SourceFile, decode_into
+from memlint.sources.yamledit import frontmatter_change
 from memlint.store import Store
 from memlint.textutil import escape, plural
 
 MAX_ITERATIONS = 100
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 DECODABLE_PROBLEMS = (None, "binary", "invalid-utf8")
 
 
@@ -47,6 +50,7 @@ class SnapshotDiscovery(Discovery):
         self.current: dict[str, bytes] = {}
         self.created: set[str] = set()
         self.modes: dict[str, int] = {}
+        self.only: str | None = None  # with stdin: the one file that may be fixed
 
     def _read(self, path: str, rel: str, display: str) -> SourceFile:
         if path in self.current:
@@ -123,6 +127,9 @@ class FixOutcome:
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     iterations: int = 0
+    initial: list[Diagnostic] = field(default_factory=list)
+    convergence: list[str] = field(default_factory=list)
+    stalled: list[str] = field(default_factory=list)
 
 
 def fix_paths(
@@ -150,11 +157,13 @@ def fix_paths(
     if stdin is not None:
         write = False
         finder.add_override(*stdin)
+        finder.only = os.path.normpath(os.path.join(finder.cwd, stdin[0]))
     for raw in paths or ([] if stdin else ["."]):
         finder.add_path(raw)
     frozen: dict[str, str] = {}
+    withheld: dict[tuple, str] = {}
     while True:
-        outcome = _converge(finder, settings, rules, unsafe, frozen)
+        outcome = _settle(finder, settings, rules, unsafe, frozen, withheld)
         outcome.errors += [  # a file the user protected fails the run, as a failed write does
             f"{escape(finder.display(path))}: {reason}"
             for path, reason in frozen.items()
@@ -169,21 +178,44 @@ def fix_paths(
         frozen.update(refused)
         finder.reset()
     failed: set[str] = set()
-    for store in outcome.stores:
-        mine = [c for c in outcome.changes if _owner(c.path, {store.root}) == store.root]
+    written: list[str] = []
+    roots = {store.root for store in outcome.stores}
+    for store in outcome.stores:  # each change belongs to its nearest store only
+        mine = [c for c in outcome.changes if _owner(c.path, roots) == store.root]
         if not mine:
             continue
         try:
             writer.commit(store.root, [writer.Change(c.path, c.old, c.new) for c in mine])
         except writer.WriteError as exc:
-            outcome.errors.append(
-                f"{escape(exc.path)}: {escape(exc.reason)}; "
-                f"no file of {escape(store.display_root)} was changed"
-            )
+            if exc.left_changed:
+                left = ", ".join(escape(path) for path in exc.left_changed)
+                outcome.errors.append(
+                    f"{escape(exc.path)}: {escape(exc.reason)}; the rollback failed: "
+                    f"{left} left changed, the other files of {escape(store.display_root)} "
+                    "restored"
+                )
+            else:
+                outcome.errors.append(
+                    f"{escape(exc.path)}: {escape(exc.reason)}; "
+                    f"no file of {escape(store.display_root)} was changed"
+                )
             failed.update(c.path for c in mine)
+        except KeyboardInterrupt:
+            raise Interrupted(written) from None
+        else:
+            written.extend(c.display for c in mine)
     if failed:
         _forget(finder, outcome, failed, settings, rules)
     return outcome
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while writing: the store being written was rolled back; ``written``
+    lists the files of stores committed before it."""
+
+    def __init__(self, written: list[str]) -> None:
+        super().__init__()
+        self.written = written
 
 
 def _forget(finder, outcome: FixOutcome, paths: set[str], settings: Settings, rules) -> None:
@@ -220,43 +252,167 @@ def _remove_stale_temps(stores: list[Store], warnings: list[str]) -> None:
         warnings.append(f"removed {escape(path)} left by an interrupted run")
 
 
+def _settle(finder, settings, rules, unsafe, frozen, withheld) -> FixOutcome:
+    """Converge, then enforce the invariant: a plan that did not converge is not
+    written (its rules' fixes are withheld), and no fix may add a finding."""
+    while True:
+        outcome = _converge(finder, settings, rules, unsafe, frozen, withheld)
+        if not outcome.stalled:
+            break
+        for code in outcome.stalled:
+            withheld[("rule", code)] = outcome.convergence[0]
+        finder.reset()
+    if _added(outcome):
+        outcome = _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcome)
+    stalled = (reason for key, reason in withheld.items() if key[0] == "rule")
+    outcome.errors[:0] = list(dict.fromkeys(stalled))
+    outcome.remaining = [_demoted(d, withheld, unsafe) for d in outcome.remaining]
+    outcome.warnings = sorted({*outcome.warnings, *_withheld_notes(outcome, withheld)})
+    return outcome
+
+
+def _withheld_notes(outcome: FixOutcome, withheld: dict[tuple, str]) -> list[str]:
+    notes = []
+    for diagnostic in outcome.remaining:
+        reason = _withheld_reason(diagnostic, withheld)
+        if reason is not None and reason.startswith("it would add"):
+            notes.append(
+                f"{escape(diagnostic.display_path)}: {diagnostic.code} fix withheld: {reason}"
+            )
+    return notes
+
+
+def _fix_key(diagnostic: Diagnostic) -> tuple:
+    """What identifies a fix across runs whose offsets differ (diagnostics that
+    share one fix share its key)."""
+    paths = tuple(sorted({e.path for e in diagnostic.fix.edits}))
+    return ("fix", diagnostic.code, diagnostic.fix.title, paths)
+
+
+def _withheld_reason(diagnostic: Diagnostic, withheld: dict[tuple, str]) -> str | None:
+    if diagnostic.fix is None or not withheld:
+        return None
+    return withheld.get(("rule", diagnostic.code)) or withheld.get(_fix_key(diagnostic))
+
+
+def _demoted(diagnostic: Diagnostic, withheld: dict[tuple, str], unsafe: bool) -> Diagnostic:
+    """A remaining diagnostic whose safe fix was withheld: its fix is unsafe now (or
+    gone, when unsafe fixes were applied), with a note saying why."""
+    reason = _withheld_reason(diagnostic, withheld)
+    if reason is None:
+        return diagnostic
+    fix = diagnostic.fix
+    if unsafe or fix.applicability is not Applicability.SAFE:
+        fix = None
+    else:
+        fix = Fix(fix.edits, Applicability.UNSAFE, fix.title)
+    note = f"fix withheld: {reason}"
+    return replace(diagnostic, fix=fix, notes=(*diagnostic.notes, note))
+
+
+def _added(outcome: FixOutcome) -> dict[tuple[str, str], str]:
+    """Findings (rule, file) the fixes added: more of them after than before."""
+    before = Counter((d.code, d.path) for d in outcome.initial)
+    after = Counter((d.code, d.path) for d in outcome.remaining)
+    display = {d.path: d.display_path for d in outcome.remaining}
+    return {key: display[key[1]] for key, count in after.items() if count > before[key]}
+
+
+def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcome) -> FixOutcome:
+    """Withhold applied fixes, one at a time, until no finding is added.
+
+    The suspects are the applied fixes of the store where a finding was added.
+    Withholding the first k of them is tried for k found by bisection: the
+    smallest k that makes the added findings go away names the k-th as a
+    culprit (several culprits are found one per pass).
+    """
+    while added := _added(outcome):
+        roots = {store.root for store in outcome.stores}
+        _, path = min(added)
+        root = _owner(path, roots)
+        here = {key: where for key, where in added.items() if _owner(key[1], roots) == root}
+        suspects = list(
+            dict.fromkeys(
+                _fix_key(d)
+                for d in outcome.fixed
+                if root is None or any(_owner(e.path, roots) == root for e in d.fix.edits)
+            )
+        )
+        if not suspects:
+            break
+        what = ", ".join(f"{c} in {escape(where)}" for (c, _), where in sorted(here.items()))
+        reason = f"it would add {what} (a safe fix may only remove findings)"
+        cleared_at, still_at = len(suspects), 0  # withholding the first k: clears / does not
+        while cleared_at - still_at > 1:
+            middle = (cleared_at + still_at) // 2
+            finder.reset()
+            trial = {**withheld, **dict.fromkeys(suspects[:middle], "")}
+            attempt = _converge(finder, settings, rules, unsafe, frozen, trial)
+            if attempt.stalled or any(key in _added(attempt) for key in here):
+                still_at = middle
+            else:
+                cleared_at = middle
+        withheld[suspects[cleared_at - 1]] = reason
+        finder.reset()
+        outcome = _converge(finder, settings, rules, unsafe, frozen, withheld)
+    return outcome
+
+
 def _converge(
     finder: SnapshotDiscovery,
     settings: Settings,
     rules: list,
     unsafe: bool,
     frozen: dict[str, str],
+    withheld: dict[tuple, str],
 ) -> FixOutcome:
     refused: dict[tuple, str] = {}
     seen_states: set[str] = set()
     fixed: list[Diagnostic] = []
-    errors: list[str] = []
+    convergence: list[str] = []
+    stalled: list[str] = []
+    initial: list[Diagnostic] | None = None
     iteration = 0
     while True:
         stores, per_store = _lint(finder, settings, rules)
         diagnostics = sorted((d for _, found in per_store for d in found), key=Diagnostic.sort_key)
+        if initial is None:
+            initial = diagnostics
         candidates = [
             (store, d)
             for store, found in per_store
             for d in found
-            if applicable(d.fix, unsafe) and (d.code, d.fix) not in refused
+            if applicable(d.fix, unsafe)
+            and (d.code, d.fix) not in refused
+            and _withheld_reason(d, withheld) is None
         ]
         if not candidates:
             break
         if iteration >= MAX_ITERATIONS:
-            errors.append(f"failed to converge after {MAX_ITERATIONS} fix iterations")
+            stalled = sorted({d.code for _, d in candidates})
+            convergence.append(
+                f"failed to converge after {MAX_ITERATIONS} fix iterations "
+                f"({', '.join(stalled)}); those fixes were not applied"
+            )
             break
         plan = _plan(finder, candidates, frozen, refused)
         if not plan:
             break
         new_state = _apply(finder, plan)
         if new_state in seen_states:
-            errors.append("failed to converge: fixes undo each other")
+            stalled = sorted({d.code for _, d in plan})
+            convergence.append(
+                f"failed to converge: fixes undo each other ({', '.join(stalled)}); "
+                "those fixes were not applied"
+            )
             break
         seen_states.add(new_state)
         fixed.extend(d for _, d in plan)
         iteration += 1
-    outcome = FixOutcome(stores, diagnostics, fixed, errors=errors, iterations=iteration)
+    outcome = FixOutcome(stores, diagnostics, fixed, iterations=iteration)
+    outcome.initial = initial or []
+    outcome.convergence = convergence
+    outcome.stalled = stalled
     outcome.warnings = sorted(set(refused.values()))
     outcome.changes = [
         FileChange(
@@ -276,22 +432,36 @@ def _lint(finder: SnapshotDiscovery, settings: Settings, rules: list):
 
 
 def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]:
-    """Accept fixes in order, skipping any that is invalid or overlaps an accepted one."""
+    """Accept fixes in order, skipping any that is invalid or overlaps an accepted one.
+
+    Insertions of one rule at the same offset (IX002's new index entries) do not
+    overlap: they go in one after the other, in the rule's own order.
+    """
     accepted: list[tuple[Store, Diagnostic]] = []
-    taken: dict[str, list[Edit]] = {}
+    taken: dict[str, list[tuple[Edit, str]]] = {}
+    planned: set[tuple[Edit, ...]] = set()
     candidates.sort(key=lambda item: (item[1].fix.edits[0].path, item[1].fix.edits[0].start))
     for store, diagnostic in candidates:
         fix = diagnostic.fix
+        if fix.edits in planned:  # the same fix reported by several diagnostics
+            accepted.append((store, diagnostic))
+            continue
         reason = _invalid(finder, store, fix, frozen)
         if reason is not None:
             refused[(diagnostic.code, fix)] = (
                 f"{escape(diagnostic.display_path)}: {diagnostic.code} fix not applied: {reason}"
             )
             continue
-        if any(_overlaps(e, other) for e in fix.edits for other in taken.get(e.path, ())):
+        code = diagnostic.code
+        if any(
+            _overlaps(e, other) and not _joinable(e, other, code, other_code)
+            for e in fix.edits
+            for other, other_code in taken.get(e.path, ())
+        ):
             continue
         for edit in fix.edits:
-            taken.setdefault(edit.path, []).append(edit)
+            taken.setdefault(edit.path, []).append((edit, code))
+        planned.add(fix.edits)
         accepted.append((store, diagnostic))
     return accepted
 
@@ -299,6 +469,11 @@ def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]
 def _overlaps(a: Edit, b: Edit) -> bool:
     """Spans that share a byte, or edits at the same start (their order would be a guess)."""
     return a.start == b.start or (a.start < b.end and b.start < a.end)
+
+
+def _joinable(a: Edit, b: Edit, a_code: str, b_code: str) -> bool:
+    """Pure insertions of one rule at one offset: applied in the order they were planned."""
+    return a_code == b_code and a.start == a.end == b.start == b.end and not (a.create or b.create)
 
 
 def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str | None:
@@ -313,6 +488,8 @@ def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str |
     for path, file_edits in by_path.items():
         if path in frozen:
             return frozen[path]
+        if finder.only is not None and path != finder.only:
+            return "it edits another file than the one read from stdin"
         if path.endswith(writer.NOTES_SUFFIX):
             return "note stores are never edited"
         if not writer.inside(store.root, path):
@@ -339,10 +516,25 @@ def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str |
         if any(not 0 <= e.start <= e.end <= len(data) for e in file_edits):
             return "an edit lies outside the file"
         try:
-            splice(data, file_edits).decode("utf-8")
+            text = splice(data, file_edits).decode("utf-8")
         except UnicodeDecodeError:
             return "the result would not be valid UTF-8"
+        if path.endswith(".md"):
+            reason = frontmatter_change(data.decode("utf-8"), text)
+            if reason is not None:
+                return reason
     return None
+
+
+def _joined(edits: list[Edit]) -> list[Edit]:
+    """``edits`` with insertions at one offset merged into one, in plan order."""
+    merged: dict[tuple[int, int], Edit] = {}
+    for edit in edits:
+        key = (edit.start, edit.end)
+        if key in merged and edit.start == edit.end:
+            edit = replace(merged[key], content=merged[key].content + edit.content)
+        merged[key] = edit
+    return list(merged.values())
 
 
 def splice(data: bytes, edits: list[Edit]) -> bytes:
@@ -359,17 +551,18 @@ def _apply(finder: SnapshotDiscovery, plan) -> str:
     Each fix was checked to decode on its own; since accepted edits never
     overlap, every splice point of the union was checked, so the union decodes too.
     """
-    by_path: dict[str, list[Edit]] = {}
+    by_path: dict[str, dict[Edit, None]] = {}
     for _, diagnostic in plan:
         for edit in diagnostic.fix.edits:
-            by_path.setdefault(edit.path, []).append(edit)
-    for path, edits in by_path.items():
+            by_path.setdefault(edit.path, {})[edit] = None
+    for path, unique in by_path.items():
+        edits = list(unique)
         if edits[0].create:
             finder.created.add(path)
             finder.current[path] = edits[0].content.encode("utf-8")
             finder.modes[path] = 0o100644
         else:
-            finder.current[path] = splice(finder.current[path], edits)
+            finder.current[path] = splice(finder.current[path], _joined(edits))
     state = hashlib.sha256()
     for path in sorted(finder.current):
         state.update(path.encode("utf-8", "surrogateescape") + b"\0")
@@ -415,14 +608,15 @@ def _split_lines(data: bytes) -> list[str]:
 
 
 def show_fixes_text(fixed: list[Diagnostic]) -> str:
-    """ruff's ``--show-fixes`` listing: per file, how many of each rule were fixed."""
+    """ruff's ``--show-fixes`` listing: per file changed, how many of each rule were fixed."""
     if not fixed:
         return ""
     from memlint.rules import rule_title
 
     per_file: dict[str, Counter] = {}
     for diagnostic in fixed:
-        per_file.setdefault(diagnostic.display_path, Counter())[diagnostic.code] += 1
+        for path in dict.fromkeys(edit.path for edit in diagnostic.fix.edits):
+            per_file.setdefault(_display_of(path, diagnostic), Counter())[diagnostic.code] += 1
     lines = [f"Fixed {plural(len(fixed), 'problem')}:"]
     for display, counts in sorted(per_file.items()):
         lines.append(f"- {escape(display)}:")
@@ -430,6 +624,14 @@ def show_fixes_text(fixed: list[Diagnostic]) -> str:
             name = rule_title(code)
             lines.append(f"    {count} × {code} ({name})" if name else f"    {count} × {code}")
     return "\n".join(lines) + "\n"
+
+
+def _display_of(path: str, diagnostic: Diagnostic) -> str:
+    """How ``path`` (a file a fix edits) is shown, in the style of the diagnostic's path."""
+    if path == diagnostic.path:
+        return diagnostic.display_path
+    rel = os.path.relpath(path, os.path.dirname(diagnostic.path)).replace(os.sep, "/")
+    return posixpath.normpath(posixpath.join(posixpath.dirname(diagnostic.display_path), rel))
 
 
 def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | None = None) -> int:
@@ -456,6 +658,11 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     except UsageError as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt as exc:
+        written = getattr(exc, "written", [])
+        done = f"; already written: {', '.join(map(escape, written))}" if written else ""
+        print(f"memlint: interrupted; the files being written were restored{done}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if report_barren_paths(args.paths, outcome.stores, settings):
         return EXIT_ERROR
     for message in [] if args.silent else outcome.warnings:

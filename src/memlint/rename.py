@@ -77,6 +77,9 @@ def run_mv_command(args: argparse.Namespace) -> int:
     except writer.WriteError as exc:
         print(f"memlint: error: {escape(exc.path)}: {escape(exc.reason)}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("memlint: interrupted; every file was restored, nothing renamed", file=sys.stderr)
+        return 130
     edited = sum(1 for change in plan.changes if change.path != plan.source)
     print(
         f"Renamed {escape(plan.memory.file.display)} -> {escape(display_target)}; "

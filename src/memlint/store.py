@@ -170,7 +170,7 @@ class Index:
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """A directory entry memlint did not read: ``kind`` symlink or special."""
+    """A directory entry memlint did not read: ``kind`` symlink, special or unlistable."""
 
     path: str
     display: str

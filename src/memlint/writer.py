@@ -25,18 +25,23 @@ from dataclasses import dataclass
 from memlint.store import fold
 
 TEMP_PREFIX = ".memlint-"
-TEMP_NAME = re.compile(r"\.memlint-[0-9a-f]{16}\.tmp")
+TEMP_NAME = re.compile(r"\.memlint-(?:(\d{1,10})-)?[0-9a-f]{16}\.tmp")
+STALE_AFTER = 3600  # seconds: a temp file whose writer may still be alive is left alone
 NOTES_SUFFIX = ".jsonl"
 READ_ONLY = "is read-only (no write permission for its owner); not changing it"
 
 
 class WriteError(Exception):
-    """A change that cannot be made safely; ``path`` is the file concerned."""
+    """A change that cannot be made safely; ``path`` is the file concerned.
+
+    ``left_changed`` names the files a failed rollback could not restore.
+    """
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+        self.left_changed: list[str] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +139,7 @@ def read_bytes(path: str) -> bytes:
 def _write_temp(directory: str, data: bytes, mode: int) -> str:
     """A fully written and fsynced temp file in ``directory`` with permissions ``mode``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    tmp = os.path.join(directory, f"{TEMP_PREFIX}{secrets.token_hex(8)}.tmp")
+    tmp = os.path.join(directory, f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(8)}.tmp")
     fd = os.open(tmp, flags, 0o600)
     try:
         view = memoryview(data)
@@ -244,60 +249,113 @@ def commit(root: str, changes: list[Change]) -> None:
         for change in changes:
             path = change.path
             if change.rename_to is not None:
+                undo.append(("move", change.rename_to, path))  # recorded before it happens
                 move_file(path, change.rename_to)
-                undo.append(("move", change.rename_to, path))
                 path = change.rename_to
             if change.old is None:
+                undo.append(("remove", path, change.new))
                 create_file(path, change.new)
-                undo.append(("remove", path))
             elif change.new != change.old:
-                replace_file(path, change.new, change.old, modes[change.path])
                 undo.append(("restore", path, change.old, change.new, modes[change.path]))
+                replace_file(path, change.new, change.old, modes[change.path])
     except (OSError, WriteError) as exc:
         failures = _rollback(undo)
         path = getattr(exc, "path", None) or getattr(exc, "filename", None) or root
         reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
-        if failures:
-            reason += f"; could not roll back {', '.join(failures)}"
-        raise WriteError(str(path), reason) from None
-    except BaseException:
+        error = WriteError(str(path), reason)
+        error.left_changed = failures
+        raise error from None
+    except BaseException:  # KeyboardInterrupt, SystemExit: undo, then let it go on
         _rollback(undo)
         raise
 
 
 def _rollback(undo: list[tuple]) -> list[str]:
-    """Undo the steps in reverse; return the paths that could not be restored."""
+    """Undo the steps in reverse; return the paths that could not be restored.
+
+    A step is recorded before it is taken, so the last one may not have
+    happened: each undo first looks at whether there is anything to undo.
+    SIGINT is ignored meanwhile, so a second Ctrl-C cannot cut a rollback short.
+    """
     failures = []
-    for step in reversed(undo):
-        try:
-            if step[0] == "move":
-                move_file(step[1], step[2])
-            elif step[0] == "remove":
-                os.unlink(step[1])
-            else:
-                _, path, old, new, mode = step
-                replace_file(path, old, new, mode)
-        except (OSError, WriteError):
-            failures.append(step[1])
+    with _sigint_ignored():
+        for step in reversed(undo):
+            try:
+                if step[0] == "move":
+                    _, target, source = step
+                    if not os.path.lexists(target):
+                        pass  # the move never happened
+                    elif not os.path.lexists(source):
+                        move_file(target, source)
+                    elif os.path.samefile(target, source):
+                        os.unlink(target)  # cut between link() and unlink(): drop the new name
+                elif step[0] == "remove":
+                    if os.path.lexists(step[1]) and read_bytes(step[1]) == step[2]:
+                        os.unlink(step[1])
+                else:
+                    _, path, old, new, mode = step
+                    if read_bytes(path) != old:
+                        replace_file(path, old, new, mode)
+            except (OSError, WriteError):
+                failures.append(step[1])
     return failures
 
 
+@contextlib.contextmanager
+def _sigint_ignored():
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def remove_stale_temps(directories: set[str]) -> list[str]:
-    """Delete temp files a killed run left in ``directories``; return their paths."""
+    """Delete temp files a killed run left in ``directories``; return their paths.
+
+    A temp file is stale when the process named in it is gone, or when it is
+    older than ``STALE_AFTER`` (a name without a process id, or a reused id);
+    another run's live temp file is never touched.
+    """
+    import time
+
     removed = []
+    now = time.time()
     for directory in sorted(directories):
         try:
             names = os.listdir(directory)
         except OSError:
             continue
         for name in names:
-            if not TEMP_NAME.fullmatch(name):
+            match = TEMP_NAME.fullmatch(name)
+            if not match:
                 continue
             path = os.path.join(directory, name)
             try:
-                if stat.S_ISREG(os.lstat(path).st_mode):
+                st = os.lstat(path)
+                old = now - st.st_mtime > STALE_AFTER
+                if stat.S_ISREG(st.st_mode) and (old or _gone(match.group(1))):
                     os.unlink(path)
                     removed.append(path)
             except OSError:
                 continue
     return removed
+
+
+def _gone(pid: str | None) -> bool:
+    """Whether the process that wrote a temp file has exited (unknown: no)."""
+    if pid is None or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        return False
+    return False

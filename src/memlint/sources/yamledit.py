@@ -14,7 +14,13 @@ import re
 
 from memlint.diagnostics import Edit
 from memlint.sources.document import SourceFile
-from memlint.sources.frontmatter import Field, Frontmatter, parse_frontmatter, yaml_module
+from memlint.sources.frontmatter import (
+    Field,
+    Frontmatter,
+    YamlScalar,
+    parse_frontmatter,
+    yaml_module,
+)
 from memlint.textutil import escape_char
 
 FLOW_ROOT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*\{")
@@ -126,3 +132,38 @@ def _without(fields: dict[str, Field], parent: str, child: str) -> dict[str, obj
     elif isinstance(values.get(parent), dict):
         values[parent] = {**values[parent], child: None}
     return values
+
+
+def frontmatter_change(before: str, after: str) -> str | None:
+    """Why the edit from ``before`` to ``after`` harms the frontmatter, or ``None``.
+
+    The frontmatter must still parse as it did, with the same keys (nested
+    ones included) holding values of the same types; only values may change.
+    """
+    old = parse_frontmatter(before.removeprefix("\ufeff"))
+    new = parse_frontmatter(after.removeprefix("\ufeff"))
+    if old is None or new is None:
+        return None if old is new else "it would add or remove the frontmatter block"
+    if not old.parsed or old.problems:
+        return None if len(new.problems) <= len(old.problems) else "it would break the frontmatter"
+    if not new.parsed or new.problems:
+        return "the frontmatter would no longer parse"
+    if _shape(old.fields) != _shape(new.fields):
+        return "it would change the frontmatter's keys or value types"
+    return None
+
+
+def _shape(fields: dict) -> list:
+    """Keys and value types of frontmatter fields, nested mappings included."""
+    return [
+        (key, _value_type(found.value), found.children and _shape(found.children))
+        for key, found in fields.items()
+    ]
+
+
+def _value_type(value: object) -> object:
+    if isinstance(value, list):
+        return tuple(_value_type(item) for item in value)
+    if isinstance(value, dict):
+        return tuple((key, _value_type(item)) for key, item in value.items())
+    return value.kind if isinstance(value, YamlScalar) else type(value).__name__

@@ -1,6 +1,8 @@
 """## What it does
 Reports a directory entry named like a memory, index or note file that is
-not a regular file: a FIFO, a device, a socket or a directory named `*.md`.
+not a regular file: a FIFO, a device, a socket or a directory named `*.md`;
+and a folder of the store that cannot be listed (its memories are not
+checked, and index entries pointing into it are not called missing).
 
 ## Why is this bad?
 Reading a FIFO or device can hang or return endless data; a directory named
@@ -33,7 +35,14 @@ META = RuleMeta(
 
 def check(ctx, store):
     for skipped in store.skipped:
-        if skipped.kind == "special":
+        if skipped.kind == "unlistable":
+            yield ctx.report_at(
+                skipped.path,
+                skipped.display,
+                Range.file_start(),
+                "folder cannot be listed (permissions?); the memories in it were not checked",
+            )
+        elif skipped.kind == "special":
             yield ctx.report_at(
                 skipped.path,
                 skipped.display,

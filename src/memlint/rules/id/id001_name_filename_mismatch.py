@@ -53,19 +53,24 @@ Daily standup is at 9:30.
 ```
 
 ## Fix safety
-Safe: the fix rewrites exactly the `name` value (quoted when needed) and
-nothing else; its help says that wikilinks written with the old name stop
-resolving (rename them, or use `memlint mv`). It is withheld when the value
-is a block scalar, the key is duplicated, the frontmatter uses anchors or
-flow mappings, or the edit would change any other value.
+Safe: the fix rewrites the `name` value (quoted when needed) and, in the same
+fix, every `[[wikilink]]` and `superseded by [[…]]` that resolved to the old
+name (in memories and in the index) so that it names the new one (`#heading`
+and `|label` kept, as `memlint mv` does); nothing else changes. Its `help:`
+says how many links it rewrites. It is withheld when the value is a block
+scalar, the key is duplicated, the frontmatter uses anchors or flow mappings,
+or the edit would change any other value.
 """
 
 import unicodedata
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED, RuleMeta, Scope
+from memlint.rules.lk.resolve import links_to
 from memlint.sources.yamledit import replace_scalar
-from memlint.textutil import escape, shorten
+from memlint.textutil import escape, plural, shorten
+
+LINK_BREAKERS = "[]|#"
 
 META = RuleMeta(
     code="ID001",
@@ -75,7 +80,6 @@ META = RuleMeta(
     scope=Scope.MEMORY,
     profiles=LINKED,
     fix=FixAvailability.SOMETIMES,
-    local=True,
 )
 
 
@@ -83,22 +87,33 @@ def check(ctx, memory):
     name = memory.name
     if name is None or not name.strip():
         return
-    if unicodedata.normalize("NFC", name.strip()) == unicodedata.normalize("NFC", memory.stem):
+    stem = unicodedata.normalize("NFC", memory.stem)
+    if (
+        unicodedata.normalize("NFC", name.strip()) == stem
+        or unicodedata.normalize("NFC", name) == stem
+    ):
         return
     found = memory.frontmatter.fields["name"]
     edit = replace_scalar(memory.file, memory.frontmatter, "name", memory.stem)
+    links_found = links_to(ctx.store, memory) if not isinstance(edit, str) else []
+    if links_found and any(ch in memory.stem for ch in LINK_BREAKERS):
+        edit = "the filename cannot be written inside a `[[wikilink]]`"
     refused = isinstance(edit, str)
+    fix = None
+    if not refused:
+        links = [
+            source.edit(link.target_start, link.target_end, memory.stem)
+            for source, link in links_found
+        ]
+        title = f"Set `name` to `{escape(memory.stem)}`"
+        if links:
+            title += f" and rewrite {plural(len(links), 'wikilink')} to it"
+        fix = Fix.safe(title, edit, *links)
     yield ctx.report(
         memory.file,
         found.value_start,
         found.value_end,
         f"`name` is `{escape(shorten(name, 60))}` but the file is `{escape(memory.stem)}.md`",
-        fix=None if refused else Fix.safe(_title(name, memory.stem), edit),
+        fix=fix,
         notes=(f"no automatic fix: {edit}; edit `name` by hand",) if refused else (),
     )
-
-
-def _title(name: str, stem: str) -> str:
-    """The fix's help: the new value, and that links by the old name stop resolving."""
-    old = escape(shorten(name.strip(), 60))
-    return f"Set `name` to `{escape(stem)}`; wikilinks still written `[[{old}]]` stop resolving"

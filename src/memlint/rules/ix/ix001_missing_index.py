@@ -13,7 +13,8 @@ Use instead: the same folder with a `MEMORY.md` linking each file:
 
 ## Fix safety
 Safe: the fix creates `MEMORY.md` with one entry per memory (its `name` or
-filename as title, its `description` as summary). It is never offered when a
+filename as title, its `description` as summary, shortened with `…` to keep
+the line within IX007's 150 characters). It is never offered when a
 case variant such as `memory.md` exists, since creating the index next to it
 would collide on case-insensitive file systems.
 """
@@ -22,7 +23,7 @@ import os
 
 from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ix.resolve import entry_line
+from memlint.rules.ix.resolve import entry_line, max_line_length
 from memlint.store import fold
 
 INDEX_NAME = "MEMORY.md"
@@ -60,7 +61,8 @@ def check(ctx, store):
         at = next((s for s in store.files if s.rel == variant), first)
         yield ctx.report_at(at.path, at.display, Range.file_start(), message)
         return
-    content = "".join(entry_line(memory) + "\n" for memory in memories)
+    width = max_line_length(ctx.settings)
+    content = "".join(entry_line(memory, width) + "\n" for memory in memories)
     edit = Edit(path, 0, 0, content, Range.file_start(), create=True)
     fix = Fix.safe(f"Create {INDEX_NAME} with {count} entries", edit)
     message = f"store has {count} memory file(s) but no {INDEX_NAME} index"

@@ -50,10 +50,16 @@ Use instead:
 ```
 
 ## Fix safety
-Safe: the fix appends one entry line at the end of the index, built from
-the memory's `name` (or filename) and `description`, in the index's own
-line ending style. No existing line changes. Without an index there is no
-fix here: IX001's fix creates the index with every entry.
+Safe: the fix adds one entry line per unindexed memory, built from its `name`
+(or filename) and `description` (shortened with `…` to keep the line within
+IX007's 150 characters), in the index's own line ending style; the entries of
+one run go in together, in one round. They go where the agent loads them:
+after the last entry of the section whose entries share the memory's type,
+else after the last entry, never into an unclosed comment, fence or block. No
+existing line changes. The fix is withheld when the index is past, or would
+pass, the loader's cut (IX008).
+Without an index there is no fix here: IX001's fix creates the index with
+every entry.
 """
 
 import os
@@ -61,7 +67,7 @@ import os
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import named_bullets
-from memlint.rules.ix.resolve import append_edit, entry_line, indexed_memories
+from memlint.rules.ix.resolve import indexed_memories, insertion_edits
 
 INDEX_NAME = "MEMORY.md"
 
@@ -84,13 +90,19 @@ def check(ctx, store):
     indexed = indexed_memories(store)
     if ctx.selected("IX013"):  # a line names the memory: IX013 asks to link it instead
         indexed.update(id(bullet.memory) for bullet in named_bullets(store))
-    for memory in store.memories:
-        if id(memory) in indexed or memory.is_document:
-            continue
-        line = entry_line(memory)
-        fix = Fix.safe(f"Append `{line}` to MEMORY.md", append_edit(store, [line]))
+    missing = [m for m in store.memories if id(m) not in indexed and not m.is_document]
+    if not missing:
+        return
+    edits = insertion_edits(store, missing, ctx.settings)
+    refused = isinstance(edits, str)
+    notes = (f"no automatic fix: {edits}",) if refused else ()
+    for position, memory in enumerate(missing):
+        fix = None
+        if not refused:
+            edit = edits[position]
+            fix = Fix.safe(f"Add `{edit.content.strip()}` to MEMORY.md", edit)
         message = f"`{memory.file.rel}` has no entry in MEMORY.md, so the agent never loads it"
-        yield ctx.report(memory.file, 0, 0, message, fix)
+        yield ctx.report(memory.file, 0, 0, message, fix, notes=notes)
 
 
 def _no_index_at_all(store) -> bool:

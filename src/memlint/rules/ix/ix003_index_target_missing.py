@@ -34,15 +34,26 @@ Run `make test` before every push.
 ```
 
 ## Fix safety
-Unsafe: when exactly one memory matches (by case-insensitive path, or by a
-`name` equal to the target's stem) the fix points the entry at it, otherwise
-it removes the line. Either way it changes what the index claims, so it
-needs `--unsafe-fixes`.
+Unsafe: when exactly one memory matches (by case-insensitive path, by a
+`name` equal to the target's stem, or, for a memory renamed by hand, by a
+`name` equal to the entry's title or a `description` equal to its summary)
+the fix points the entry at it in place, keeping its title, summary and
+position; when that memory already has its own entry, or none matches, the
+fix removes the line (so a stale summary never survives a later dedupe).
+Either way it changes what the index claims, so it needs `--unsafe-fixes`.
 """
+
+import posixpath
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
-from memlint.rules.ix.resolve import line_removal, link_href, named_target, resolve
+from memlint.rules.ix.resolve import (
+    line_removal,
+    link_href,
+    linked_elsewhere,
+    named_target,
+    resolve,
+)
 
 META = RuleMeta(
     code="IX003",
@@ -61,31 +72,31 @@ def check(ctx, index):
     for entry in index.entries:
         resolution = resolve(store, entry)
         if resolution.kind == "folded":
-            actual = resolution.rel
+            actual = resolution.memory
             message = (
                 f"`{entry.target}` differs only in case or Unicode normalization from "
-                f"`{actual}`; it resolves on some file systems only"
+                f"`{actual.file.rel}`; it resolves on some file systems only"
             )
-            fix = _retarget(source, entry, actual)
         elif resolution.kind == "missing":
-            named = named_target(store, entry)
-            if named is not None:
-                actual = named.file.rel
-                message = (
-                    f"`{entry.target}` does not exist; the memory named `{named.name}` "
-                    f"is the file `{actual}`"
-                )
-                fix = _retarget(source, entry, actual)
-            else:
+            actual = named_target(store, entry)
+            if actual is None:
                 message = f"`{entry.target}` does not exist in the store"
-                fix = Fix.unsafe(f"Remove line {entry.line}", line_removal(store, entry))
+            elif (actual.name or "").strip() == posixpath.basename(resolution.rel)[:-3]:
+                message = (
+                    f"`{entry.target}` does not exist; the memory named `{actual.name}` "
+                    f"is the file `{actual.file.rel}`"
+                )
+            else:
+                message = (
+                    f"`{entry.target}` does not exist; it looks renamed to "
+                    f"`{actual.file.rel}` (same title or summary)"
+                )
         else:
             continue
+        if actual is not None and not linked_elsewhere(store, entry, actual):
+            href = link_href(actual.file.rel)
+            edit = source.edit(entry.href_start, entry.href_end, href)
+            fix = Fix.unsafe(f"Point the entry at `{actual.file.rel}`", edit)
+        else:
+            fix = Fix.unsafe(f"Remove line {entry.line}", line_removal(store, entry))
         yield ctx.report(source, entry.href_start, entry.href_end, message, fix)
-
-
-def _retarget(source, entry, rel):
-    href = link_href(rel)
-    return Fix.unsafe(
-        f"Point the entry at `{rel}`", source.edit(entry.href_start, entry.href_end, href)
-    )

@@ -37,13 +37,14 @@ Use instead:
 ```
 
 ## Fix safety
-Safe: the fix replaces only the summary text with the description (on one
-line); the title and the link are untouched.
+Unsafe: the fix replaces only the summary text with the description (on one
+line); the title and the link are untouched. A hand-written summary is often
+the better hook, and the fix overwrites it, so it needs `--unsafe-fixes`.
 """
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ix.resolve import one_line, resolve
+from memlint.rules.ix.resolve import is_shortened, one_line, resolve
 from memlint.textutil import shorten
 
 META = RuleMeta(
@@ -66,7 +67,10 @@ def check(ctx, index):
         if memory is None or not entry.summary or memory.description is None:
             continue
         description = one_line(memory.description)
-        if not description or one_line(entry.summary).casefold() == description.casefold():
+        summary = one_line(entry.summary)
+        if not description or summary.casefold() == description.casefold():
+            continue
+        if is_shortened(summary, description):
             continue
         end = entry.line_end
         while end > entry.line_start and text[end - 1] in " \t":
@@ -74,7 +78,7 @@ def check(ctx, index):
         start = end - len(entry.summary)
         fix = None
         if start > entry.href_end and text[start:end] == entry.summary:
-            fix = Fix.safe(
+            fix = Fix.unsafe(
                 "Replace the summary with the description", source.edit(start, end, description)
             )
         else:

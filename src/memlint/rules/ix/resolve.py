@@ -12,19 +12,28 @@ import os
 import posixpath
 import re
 import stat
+import weakref
+from collections import Counter
 from dataclasses import dataclass
 
+from memlint.budget import options_of, simulate
 from memlint.diagnostics import Edit
-from memlint.sources.index import SCHEME, IndexEntry, escape_reason
+from memlint.sources.index import SCHEME, IndexEntry, escape_reason, parse_index
 from memlint.store import Memory, Store, fold
 
+MAX_LINE = 150
+MIN_SUMMARY = 10
+SUMMARY_SEPARATOR = " — "
+HEADING_LINE = re.compile(r"^#{1,6}[ \t][^\n]*", re.MULTILINE)
+_UNLINKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 HREF_UNSAFE = re.compile(r"[\s()<>%#?\[\]\\\x00-\x1f\x7f]")
 WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """Where an entry points: ``kind`` is memory, folded, file, missing or escapes."""
+    """Where an entry points: ``kind`` is memory, folded, file, missing, unlistable
+    (under a folder that cannot be listed: nothing is known) or escapes."""
 
     kind: str
     rel: str | None = None
@@ -52,7 +61,20 @@ def resolve(store: Store, entry: IndexEntry) -> Resolution:
         return Resolution("folded", folded[0].file.rel, folded[0])
     if _exists_inside(store.root, rel):
         return Resolution("file", rel)
+    if _under_unlistable(store, rel):
+        return Resolution("unlistable", rel)
     return Resolution("missing", rel)
+
+
+def _under_unlistable(store: Store, rel: str) -> bool:
+    """Whether ``rel`` lies in a folder the store walk could not list (FS007)."""
+    prefix = store.root + os.sep
+    for skipped in store.skipped:
+        if skipped.kind == "unlistable" and skipped.path.startswith(prefix):
+            folder = skipped.path[len(prefix) :].replace(os.sep, "/") + "/"
+            if rel.startswith(folder):
+                return True
+    return False
 
 
 def _exists_inside(root: str, rel: str) -> bool:
@@ -85,13 +107,52 @@ def indexed_memories(store: Store) -> set[int]:
 
 
 def named_target(store: Store, entry: IndexEntry) -> Memory | None:
-    """The one memory whose ``name`` is the missing target's stem (the index used
-    the name as a filename), if exactly one carries it."""
+    """The memory a missing target most likely meant: the one whose ``name`` is the
+    target's stem (the index used the name as a filename), else the one renamed by
+    hand (:func:`renamed_target`)."""
     resolution = resolve(store, entry)
     if resolution.kind != "missing":
         return None
     named = store.by_name.get(posixpath.basename(resolution.rel)[:-3], [])
-    return named[0] if len(named) == 1 else None
+    if len(named) == 1:
+        return named[0]
+    return None if named else renamed_target(store, entry)
+
+
+def renamed_target(store: Store, entry: IndexEntry) -> Memory | None:
+    """The one memory no entry links whose ``name`` equals the entry's title or whose
+    ``description`` equals its summary: the file was renamed, the entry was not."""
+    by_title, by_summary = _unlinked(store)
+    title = one_line(entry.title).casefold()
+    summary = one_line(entry.summary).casefold()
+    found = {id(m): m for m in (*by_title.get(title, ()), *by_summary.get(summary, ()))}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _unlinked(store: Store) -> tuple[dict[str, list[Memory]], dict[str, list[Memory]]]:
+    """The memories no entry links, by folded name and by folded description (once per store)."""
+    found = _UNLINKED.get(store)
+    if found is None:
+        linked = {id(resolve(store, entry).memory) for entry in store.index.entries}
+        by_title: dict[str, list[Memory]] = {}
+        by_summary: dict[str, list[Memory]] = {}
+        for memory in store.memories:
+            if id(memory) in linked:
+                continue
+            if title := one_line(memory.name or "").casefold():
+                by_title.setdefault(title, []).append(memory)
+            if summary := one_line(memory.description or "").casefold():
+                by_summary.setdefault(summary, []).append(memory)
+        found = _UNLINKED[store] = (by_title, by_summary)
+    return found
+
+
+def linked_elsewhere(store: Store, entry: IndexEntry, memory: Memory) -> bool:
+    """Whether an entry other than ``entry`` already links ``memory`` by its path."""
+    return any(
+        other is not entry and resolve(store, other).memory is memory
+        for other in store.index.entries
+    )
 
 
 def one_line(text: str) -> str:
@@ -110,22 +171,155 @@ def link_href(rel: str) -> str:
     return "./" + href if SCHEME.match(href) else href
 
 
-def entry_line(memory: Memory) -> str:
-    """``- [name](rel.md) — description`` for ``memory`` (no line break)."""
+def entry_line(memory: Memory, max_length: int = MAX_LINE) -> str:
+    """``- [name](rel.md) — description`` for ``memory`` (no line break), the
+    description shortened with ``…`` so that the line keeps within ``max_length``."""
     title = link_title((memory.name or "").strip() or memory.stem) or link_title(memory.stem)
     line = f"- [{title}]({link_href(memory.file.rel)})"
     description = one_line(memory.description or "")
-    return f"{line} — {description}" if description else line
+    if not description:
+        return line
+    if len(line) + len(SUMMARY_SEPARATOR) + len(description) <= max_length:
+        return f"{line}{SUMMARY_SEPARATOR}{description}"
+    room = max_length - len(line) - len(SUMMARY_SEPARATOR) - 1
+    if room < MIN_SUMMARY:
+        return line
+    return f"{line}{SUMMARY_SEPARATOR}{description[:room].rstrip()}…"
 
 
-def append_edit(store: Store, lines: list[str]) -> Edit:
-    """Append ``lines`` to the end of the index, in its newline style."""
-    source = store.index.file
-    text = source.text or ""
-    newline = source.newline
+def is_shortened(summary: str, description: str) -> bool:
+    """Whether ``summary`` is ``description`` shortened the way :func:`entry_line` does."""
+    head = summary.removesuffix("…")
+    return head != summary and len(head) >= MIN_SUMMARY and description.startswith(head)
+
+
+def max_line_length(settings) -> int:
+    return int(settings.options_for("IX007").get("max-length", MAX_LINE))
+
+
+def insertion_edits(store: Store, memories: list[Memory], settings) -> list[Edit] | str:
+    """One edit per memory of ``memories`` adding its entry where the agent loads
+    it, or why that cannot be done (a short phrase). Edits at one offset are
+    applied together, in this order (the fix engine joins a rule's insertions).
+
+    Each entry goes after the last entry of the section (heading) whose entries
+    share the memory's type, else after the last entry of the index, else
+    at the end, after the first heading or after the frontmatter. Every new line
+    must parse as an entry (not swallowed by an unclosed comment, fence or
+    block) and the index must stay within the loader's cut (IX008's limits).
+    """
+    index = store.index
+    text = index.file.text or ""
+    newline = index.file.newline
+    limits = options_of(settings.options_for("IX008"))
+    if simulate(text, index.body_start, **limits).cut:
+        return "the index is already past the loader's cut (see IX008); make room first"
+    width = max_line_length(settings)
+    lines = [entry_line(memory, width) for memory in memories]
+    for anchor in _anchors(store, text):
+        insertions = []
+        for memory, line in zip(memories, lines, strict=True):
+            at = anchor(memory)
+            at_end = at < 0 and any(other == len(text) for other, _ in insertions)
+            insertions.append(
+                (len(text), line + newline) if at_end else _insertion(text, newline, at, [line])
+            )
+        if not _parses_all(store, _spliced(text, insertions), memories):
+            continue
+        if simulate(_spliced(text, insertions), index.body_start, **limits).cut:
+            return "the new entries would pass the loader's cut (see IX008); make room first"
+        return [index.file.edit(at, at, content) for at, content in insertions]
+    return "the index ends inside an unclosed comment, fence or block; add the entry by hand"
+
+
+def _anchors(store: Store, text: str):
+    """Ways to pick each memory's insertion point, best first; an insertion point
+    ``p`` is the end of a line's text (before its break), or ``-1`` for the file's end."""
+    index = store.index
+    entries = index.entries
+    if entries:
+        sections = _sections(store, text)
+        last = _item_end(text, entries[-1])
+        yield lambda memory: sections.get(memory.memory_type, last)
+    heading = _first_heading(text, index.body_start)
+    yield lambda memory: -1
+    if heading is not None:
+        yield lambda memory: heading
+    if index.body_start and text[index.body_start - 1] == "\n":
+        closing = index.body_start - 1 - (text[index.body_start - 2] == "\r")
+        yield lambda memory: closing
+
+
+def _sections(store: Store, text: str) -> dict[str, int]:
+    """Memory type -> end of the last entry of the section whose entries all have it."""
+    line_types: dict[int, set] = {}
+    headings = [m.start() for m in HEADING_LINE.finditer(text, store.index.body_start)]
+    ends: dict[int, int] = {}
+    for entry in store.index.entries:
+        section = max((h for h in headings if h < entry.line_start), default=-1)
+        memory = resolve(store, entry).memory
+        line_types.setdefault(section, set()).add(memory.memory_type if memory else None)
+        ends[section] = _item_end(text, entry)
+    found = {}
+    for section, types in line_types.items():
+        if section >= 0 and len(types) == 1 and None not in types:
+            found[next(iter(types))] = ends[section]
+    return found
+
+
+def _item_end(text: str, entry: IndexEntry) -> int:
+    """End of the entry's text, past its indented continuation lines."""
+    end = entry.line_end
+    while True:
+        newline = text.find("\n", end)
+        if newline == -1:
+            return end
+        following = text.find("\n", newline + 1)
+        following = len(text) if following == -1 else following
+        line = text[newline + 1 : following].rstrip("\r")
+        if not line.strip() or not line[:1].isspace():
+            return end
+        end = newline + 1 + len(line)
+
+
+def _first_heading(text: str, body_start: int) -> int | None:
+    match = HEADING_LINE.search(text, body_start)
+    if match is None:
+        return None
+    return match.start() + len(match.group().rstrip("\r"))
+
+
+def _insertion(text: str, newline: str, at: int, lines: list[str]) -> tuple[int, str]:
+    """``(offset, content)`` inserting ``lines`` after the line ending at ``at``
+    (``-1``: at the end of the file)."""
+    if at >= 0:
+        return at, "".join(newline + line for line in lines)
     prefix = "" if not text or text.endswith("\n") else newline
-    content = prefix + "".join(line + newline for line in lines)
-    return source.edit(len(text), len(text), content)
+    return len(text), prefix + "".join(line + newline for line in lines)
+
+
+def _spliced(text: str, insertions: list[tuple[int, str]]) -> str:
+    """``text`` with ``insertions`` made; those at one offset go in in list order."""
+    joined: dict[int, str] = {}
+    for at, content in insertions:
+        joined[at] = joined.get(at, "") + content
+    out = text
+    for at in sorted(joined, reverse=True):
+        out = out[:at] + joined[at] + out[at:]
+    return out
+
+
+def line_starts_of(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+def _parses_all(store: Store, new_text: str, memories: list[Memory]) -> bool:
+    """Whether every old entry and one new entry per memory parse in ``new_text``."""
+    body_start = store.index.body_start
+    found = parse_index(new_text, body_start, line_starts_of(new_text))
+    wanted = Counter(normalized_target(e.target) for e in store.index.entries)
+    wanted.update(memory.file.rel for memory in memories)
+    return Counter(normalized_target(e.target) for e in found) == wanted
 
 
 def line_removal(store: Store, entry: IndexEntry) -> Edit:

@@ -19,6 +19,7 @@ URL = re.compile(  # case-insensitive only where it must be: 5 ms less to compil
 )
 _CHAINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _RESOLVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LINKS_TO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +124,35 @@ def compute_chain_ends(store) -> tuple[dict, set]:
         for member in path:
             ends[member] = result
     return ends, on_cycle
+
+
+def links_to(store, memory) -> list:
+    """``(source, link)`` for every wikilink (body, ``superseded by``, index) that
+    resolves to ``memory`` by its name, exactly or after folding (all links of the
+    store are resolved once, on the first call)."""
+    table = _LINKS_TO.get(store)
+    if table is None:
+        table = _LINKS_TO[store] = _links_by_memory(store)
+    return table.get(id(memory), [])
+
+
+def _links_by_memory(store) -> dict[int, list]:
+    table: dict[int, list] = {}
+
+    def add(source, link) -> None:
+        found = resolve(store, link.target)
+        if found.kind in ("exact", "folded") and found.memory is not None:
+            table.setdefault(id(found.memory), []).append((source, link))
+
+    for other in store.memories:
+        for link in other.links:
+            add(other.file, link)
+        if other.supersession is not None:
+            add(other.file, other.supersession.link)
+    index = store.index
+    if index is not None and "[[" in (index.file.text or ""):
+        from memlint.sources.markdown import scan_wikilinks
+
+        for link in scan_wikilinks(index.file.text, index.body_start):
+            add(index.file, link)
+    return table

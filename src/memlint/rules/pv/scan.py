@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memlint.diagnostics import Fix
+from memlint.diagnostics import Edit, Fix
 from memlint.privacy import Finding, drop_redacted, mask
+from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.jsonl import note_file
+from memlint.sources.yamledit import frontmatter_change, replace_scalar
 
 APPEND_ONLY_HINT = "the note store is append-only: rewrite its history to remove it"
 
@@ -49,14 +51,57 @@ def check_source(ctx, source, detect: Callable[[str], list[Finding]], what: str)
     text = source.text
     if text is None:
         return
-    for finding in _kept(text, detect(text), allowed, marker):
+    found = _kept(text, detect(text), allowed, marker)
+    frontmatter = parse_frontmatter(text) if found and text.startswith("---") else None
+    for finding in found:
         value = finding.value(text)
-        fix = Fix.unsafe(
-            f"Replace the {finding.label} with `{marker}`",
-            source.edit(finding.start, finding.end, marker),
-        )
+        edit = redaction(source, frontmatter, finding.start, finding.end, marker)
+        fix = None
+        if not isinstance(edit, str):
+            fix = Fix.unsafe(f"Replace the {finding.label} with `{marker}`", edit)
+        notes = (f"no automatic fix: {edit}; redact it by hand",) if fix is None else ()
         message = f"{what}: {finding.label} `{mask(value, finding.keep)}`"
-        yield ctx.report(source, finding.start, finding.end, message, fix=fix)
+        yield ctx.report(source, finding.start, finding.end, message, fix=fix, notes=notes)
+
+
+def redaction(source, frontmatter, start: int, end: int, marker: str) -> Edit | str:
+    """The edit replacing ``start``..``end`` with ``marker``, or why there is none.
+
+    In the frontmatter the marker must not change the YAML: inside a plain
+    one-line value the whole value is rewritten (quoted when needed, so
+    ``[REDACTED]`` stays a string); anywhere else the plain splice is kept
+    only when every key and value type survives it.
+    """
+    text = source.text
+    inside = frontmatter is not None and frontmatter.content_start <= start < frontmatter.end
+    if not inside:
+        return source.edit(start, end, marker)
+    found = _holding_field(frontmatter, start, end)
+    if found is not None:
+        key, holder = found
+        raw = text[holder.value_start : holder.value_end]
+        if holder.style == "" and raw == holder.value:
+            offset = holder.value_start
+            new_value = raw[: start - offset] + marker + raw[end - offset :]
+            return replace_scalar(source, frontmatter, key, new_value)
+    spliced = text[:start] + marker + text[end:]
+    reason = frontmatter_change(text, spliced)
+    if reason is not None:
+        return f"the marker in the frontmatter: {reason}"
+    return source.edit(start, end, marker)
+
+
+def _holding_field(frontmatter, start: int, end: int):
+    """``(key, field)`` of the scalar whose value spans ``start``..``end`` (``a.b`` when nested)."""
+    for key, found in frontmatter.fields.items():
+        for name, holder in ((key, found), *_children(key, found)):
+            if holder.value_start <= start and end <= holder.value_end and not holder.children:
+                return name, holder
+    return None
+
+
+def _children(key: str, found):
+    return [(f"{key}.{name}", child) for name, child in (found.children or {}).items()]
 
 
 def _check_notes(ctx, source, detect, what, allowed, marker):
