@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.helpers import lint_files
+from tests.helpers import lint_dir, lint_files
 
 FEEDBACK = "---\nname: A\ndescription: a\ntype: feedback\n---\n"
 
@@ -70,7 +70,7 @@ def test_messages_say_what_to_do(tmp_path):
     assert _messages(found, "PV003") == ["credential in a URL: password `h…orse`"]
 
 
-def test_name_fix_help_says_links_by_the_old_name_stop_resolving(tmp_path):
+def test_name_fix_help_says_which_links_it_rewrites(tmp_path):
     memory = "---\nname: Coffee pref\ndescription: d\nmetadata:\n  type: user\n---\nB\n"
     other = "---\nname: {0}\ndescription: d\nmetadata:\n  type: user\n---\nB\n"
     files = {
@@ -80,9 +80,11 @@ def test_name_fix_help_says_links_by_the_old_name_stop_resolving(tmp_path):
         "x.md": other.format("x"),
     }
     found = [d for d in lint_files(tmp_path, files, select=["ID001"])]
-    assert [d.fix.title for d in found] == [
-        "Set `name` to `coffee`; wikilinks still written `[[Coffee pref]]` stop resolving"
-    ]
+    assert [d.fix.title for d in found] == ["Set `name` to `coffee`"]
+    # a link by the old name is rewritten by the same fix (issue 16), and its help says so
+    (tmp_path / "b.md").write_text(other.format("b").replace("B\n", "See [[Coffee pref]].\n"))
+    found = [d for d in lint_dir(tmp_path, select=["ID001"])]
+    assert [d.fix.title for d in found] == ["Set `name` to `coffee` and rewrite 1 wikilink to it"]
 
 
 def _full_output(tmp_path, body, capsys):
