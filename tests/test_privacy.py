@@ -59,6 +59,11 @@ MUST_FLAG = {
         "aws_secret_access_key = " + rand(ALNUM + "+/", 40),
         "password: " + rand(ALNUM + "!#%", 16),
         "Run ssh-copy-id (password: `0penBmc`) after the reboot.",
+        "Demo account passwords: demo@shop.test / " + rand(ALNUM, 10) + "7!",
+        "login: admin / " + rand(ALNUM, 9) + "3",
+        "the BMC password is `" + rand(ALNUM, 8) + "9`",
+        "pw `" + rand(ALNUM, 8) + "!1`",
+        "passcode `" + rand(string.digits, 7) + "`",
         "Authorization: Bearer " + rand(ALNUM + "-_", 40),
         "https://hooks.slack"
         + ".com/services/T"
@@ -95,6 +100,10 @@ MUST_FLAG = {
     "PV007": ["card 4111 1111 1111 1111 on file"],
 }
 MUST_NOT_FLAG = [
+    "password: ask the user, token: see vault, token: ${{ secrets.X }}",
+    "Account passwords: Settings / Billing; login: yes / no; logins: GitHub / GitLab",
+    "use `--password-stdin`, the password field `input[type=password]`, pw `${PW}`",
+    "login: user / `changeme`, password: <secret> / <other>, password in `~/.pgpass`",
     "fixed in commit 3f786850e387550fdab836ed7e6dc881de23001b",
     "see a94a8fe and 7c4a8d09ca",
     "request id 123e4567-e89b-12d3-a456-426614174000",

@@ -130,6 +130,15 @@ KEYWORD_OFFSET = len("private_")  # the farthest a keyword sits into a name ("pr
 # The farthest an assignment operator sits from the start of a keyword in the key name:
 # the name's rest ("credentials": 11), a quote and three blanks, then ":" or "=".
 ASSIGNMENT_REACH = len("credentials") + 1 + 3 + 1
+PROSE_KEYWORDS = ("pass", "login", "credential", "creds", "pw")
+CREDENTIAL_PAIR = re.compile(
+    r"(?i:\b(?:passwords?|logins?|credentials?|creds)\b)[^\n:`]{0,40}:[ \t]{0,3}"
+    r"[^\s/`]{1,100}[ \t]{0,3}/[ \t]{0,3}`?(?P<value>[^\s,;`]{1,200})"
+)
+TICKED_SECRET = re.compile(
+    r"(?i:\b(?P<key>password|passwd|pw|passcode)\b)[^`\n]{0,30}?`(?P<value>[^`\s]{4,100})`"
+)
+SECRET_SYMBOLS = frozenset("!@#$%^&*_+=?.~")
 BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
 PLACEHOLDER_WORDS = frozenset(
     {
@@ -204,11 +213,38 @@ def find_credentials(text: str) -> list[Finding]:
             start, end = match.start("value"), match.end("value")
             if not is_placeholder(text[start:end]):
                 found.append(Finding(start, end, "secret value"))
+    if any(word in lowered for word in PROSE_KEYWORDS):
+        found += _prose_credentials(text)
     if "bearer" in lowered:
         for match in BEARER.finditer(text):
             if not is_placeholder(match["value"]) and entropy(match["value"]) >= 3.0:
                 found.append(Finding(match.start("value"), match.end("value"), "bearer token"))
     return _without_overlaps(found)
+
+
+def _prose_credentials(text: str) -> list[Finding]:
+    """Credentials written as prose: ``login: admin / <secret>``, ``passwords: <email> /
+    <secret>``, and a back-ticked value after "password", "pw" or "passcode". A value
+    counts only when it is no placeholder and mixes letters with digits or symbols (a
+    passcode: six digits or more), so ``Settings / Billing`` is not one."""
+    found = []
+    for match in CREDENTIAL_PAIR.finditer(text):
+        if _looks_secret(match["value"]):
+            found.append(Finding(match.start("value"), match.end("value"), "secret value"))
+    for match in TICKED_SECRET.finditer(text):
+        value = match["value"]
+        numeric = match["key"].lower() == "passcode" and value.isdigit() and len(value) >= 6
+        if numeric or _looks_secret(value):
+            found.append(Finding(match.start("value"), match.end("value"), "secret value"))
+    return found
+
+
+def _looks_secret(value: str) -> bool:
+    if value.startswith("-") or is_placeholder(value) or any(ch in value for ch in "[]()<>{}"):
+        return False
+    has_letter = any(ch.isalpha() for ch in value)
+    has_other = any(ch.isdigit() or ch in SECRET_SYMBOLS for ch in value)
+    return has_letter and has_other
 
 
 def _lower_assignments(lowered: str) -> Iterator[re.Match]:
