@@ -4,8 +4,8 @@ key IDs, GitHub, GitLab, Slack, Stripe live keys, OpenAI, Anthropic, Google API
 keys), Slack webhook URLs, JSON Web Tokens, bearer tokens, `password=` /
 `token:` / `api_key:` assignments with a real value, and credentials written
 as prose: `login: admin / <secret>`, `Demo account passwords: <email> /
-<secret>`, and a back-ticked value after "password", "pw" or "passcode"
-(the password is \`...\`). A prose value counts only when it mixes letters
+<secret>`, and a back-ticked value after "password", "pw" or "passcode".
+A prose value counts only when it mixes letters
 with digits or symbols (a passcode: six digits or more), so `password: ask
 the user`, `Settings / Billing` and placeholders are not reported.
 
