@@ -14,7 +14,8 @@ timing). Medians, ratios to the floor's median and peak RSS are printed as
 one table, then one JSON line (with the fastest rounds and their ratios too).
 Startup is timed the same way against ``python -c pass``, and so is the Claude
 Code hook (an event about a file in no store; a memory written into a 300-file
-store with a warm cache). Before timing,
+store with a warm cache), and, with the extra ``[lsp]``, ``memlint server``'s
+diagnostics after a ``didChange`` in that store. Before timing,
 the outputs with and without cache and with a forced process pool are
 compared; they must be identical.
 """
@@ -326,6 +327,97 @@ def bench_hook(args) -> dict:
     return timings
 
 
+class LspPipe:
+    """A minimal JSON-RPC client for ``memlint server`` (answers the server's requests)."""
+
+    def __init__(self, argv: list[str], cwd: str) -> None:
+        self.process = subprocess.Popen(
+            argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.next_id = 0
+
+    def send(self, message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def receive(self) -> dict:
+        length = 0
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise EOFError("memlint server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        message = json.loads(self.process.stdout.read(length))
+        if "method" in message and "id" in message:
+            self.send({"id": message["id"], "result": None})
+        return message
+
+    def request(self, method: str, params: dict | None = None) -> dict:
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method}
+        self.send(message if params is None else {**message, "params": params})
+        while True:
+            message = self.receive()
+            if message.get("id") == self.next_id and "method" not in message:
+                return message
+
+    def wait_diagnostics(self, uri: str) -> list:
+        while True:
+            message = self.receive()
+            params = message.get("params") or {}
+            if message.get("method") == "textDocument/publishDiagnostics" and (
+                params.get("uri") == uri
+            ):
+                return params["diagnostics"]
+
+
+def bench_server(args) -> dict | None:
+    """``memlint server``: diagnostics of a memory of a 300-file store after each
+    ``didChange`` (the server warm: the document open and linted twice), and the peak
+    RSS of the server. ``None`` when the extra ``[lsp]`` is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("pygls") is None:
+        return None
+    from pathlib import Path
+
+    store = prepare_store(args.workdir, HOOK_STORE_FILES, args.seed)
+    target = Path(memory_paths(store)[HOOK_STORE_FILES // 2])
+    uri, text = target.as_uri(), target.read_text(encoding="utf-8")
+    pipe = LspPipe([*memlint_argv(), "server"], os.path.dirname(store))
+    pipe.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    pipe.send({"method": "initialized", "params": {}})
+    document = {"uri": uri, "languageId": "markdown", "version": 0, "text": text}
+    pipe.send({"method": "textDocument/didOpen", "params": {"textDocument": document}})
+    pipe.wait_diagnostics(uri)
+    walls = []
+    for version in range(1, args.startup_rounds + 3):
+        change = {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": f"{text}\nEdited in round {version}.\n"}],
+        }
+        start = time.perf_counter()
+        pipe.send({"method": "textDocument/didChange", "params": change})
+        pipe.wait_diagnostics(uri)
+        if version > 2:
+            walls.append(time.perf_counter() - start)
+    pipe.request("shutdown")
+    pipe.send({"method": "exit"})
+    _, status, usage = os.wait4(pipe.process.pid, 0)
+    return {
+        "files": HOOK_STORE_FILES,
+        "median_ms": statistics.median(walls) * 1000,
+        "min_ms": min(walls) * 1000,
+        "peak_mib": usage.ru_maxrss / 1024,
+        "exit_code": os.waitstatus_to_exitcode(status),
+    }
+
+
 def heavy_imports() -> list[str]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "memlint", "--version"],
@@ -335,7 +427,9 @@ def heavy_imports() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] in ("yaml", "markdown_it", "multiprocessing"))
 
 
-def table(sizes: list[dict], startup: dict, hook: dict | None = None) -> str:
+def table(
+    sizes: list[dict], startup: dict, hook: dict | None = None, server: dict | None = None
+) -> str:
     names = []
     for size in sizes:
         names += [n for n in size["timings"] if n not in names]
@@ -361,6 +455,11 @@ def table(sizes: list[dict], startup: dict, hook: dict | None = None) -> str:
         lines.append(
             f"hook    {name:<12} {t['median_s'] * 1000:7.1f} ms  {t['x_python']:5.2f}x"
             f"  (+{over:.1f} ms over python -c pass)"
+        )
+    if server is not None:
+        lines.append(
+            f"server  didChange_{server['files']} {server['median_ms']:7.1f} ms"
+            f"  (min {server['min_ms']:.1f} ms, peak {server['peak_mib']:.0f} MiB)"
         )
     return "\n".join(lines)
 
@@ -392,16 +491,18 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [bench_size(parse_size(s), args, features) for s in args.sizes.split(",") if s]
     startup = bench_startup(args)
     hook = bench_hook(args)
+    server = bench_server(args)
     summary = {
         "sizes": sizes,
         "startup": startup,
         "hook": hook,
+        "server": server,
         "heavy_imports": heavy_imports(),
     }
     by_files = {s["files"]: s["timings"]["cold"]["median_s"] for s in sizes}
     if 10_000 in by_files and 100_000 in by_files:
         summary["cold_100k_over_10k"] = by_files[100_000] / by_files[10_000]
-    print(table(sizes, startup, hook))
+    print(table(sizes, startup, hook, server))
     print(f"heavy imports at --version: {summary['heavy_imports'] or 'none'}")
     if "cold_100k_over_10k" in summary:
         print(f"cold t(100k)/t(10k): {summary['cold_100k_over_10k']:.2f}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -61,6 +62,11 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     }
     assert hook["python_pass"]["x_python"] == 1.0
     assert "hook    memory_300" in result.stdout
+    if importlib.util.find_spec("pygls") is not None:
+        assert summary["server"]["exit_code"] == 0
+        assert "server  didChange_300" in result.stdout
+    else:
+        assert summary["server"] is None
     assert "floor" in result.stdout
 
 

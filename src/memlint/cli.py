@@ -124,9 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_hook_parser(sub)
     clean = sub.add_parser("clean", help="remove the result cache")
     clean.add_argument("--cache-dir", help="the cache to remove (default: where check keeps it)")
-    sub.add_parser(
+    server = sub.add_parser(
         "server", help="run the language server on stdio (needs the extra agent-memlint[lsp])"
     )
+    server.add_argument("--stdio", action="store_true", help="accepted: stdio is the transport")
     rule = sub.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="a rule code such as ID001")
     rule.add_argument("--all", action="store_true", help="explain every rule")

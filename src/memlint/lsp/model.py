@@ -8,6 +8,8 @@ Paths are absolute; offsets index a file's text (BOM removed), as everywhere in 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 
 from memlint.config import Settings, find_config, load_settings
@@ -39,6 +41,23 @@ class StoreLinter:
         self.cwd = cwd
         self._settings: dict[str | None, Settings] = {}
         self._rules: dict[int, list] = {}
+        self._cache_dir: str | None = None
+        self._secret = os.urandom(32)
+
+    def caches(self, settings: Settings):
+        """A result cache of the server's own, in a private folder it created (so that a
+        lint after a keystroke runs only the edited file's rules and the cross-file ones)."""
+        from memlint.cache import CacheSet, config_key
+
+        if self._cache_dir is None:
+            self._cache_dir = tempfile.mkdtemp(prefix="memlint-server-")
+        return CacheSet(self._cache_dir, config_key(settings, self.cwd), self._secret)
+
+    def close(self) -> None:
+        """Remove the server's cache folder."""
+        if self._cache_dir is not None:
+            shutil.rmtree(self._cache_dir, ignore_errors=True)
+            self._cache_dir = None
 
     def reload(self) -> None:
         """Forget loaded settings (a configuration file changed)."""
@@ -77,7 +96,8 @@ class StoreLinter:
         root = self.root_of(path, settings)
         if root is None:
             return None
-        finder = Discovery(settings, self.cwd)
+        caches = self.caches(settings)
+        finder = Discovery(settings, self.cwd, caches)
         for other, text in buffers.items():
             if other == path or self._same_store(finder, other, root):
                 finder.add_override(other, text.encode("utf-8", "surrogatepass"))
@@ -89,8 +109,11 @@ class StoreLinter:
         if store is None:
             return None
         found: dict[str, list[Diagnostic]] = {}
-        for diagnostic in lint_store(store, settings, self.rules_for(settings)):
+        cache = caches.for_store(store.root)
+        for diagnostic in lint_store(store, settings, self.rules_for(settings), cache):
             found.setdefault(diagnostic.path, []).append(diagnostic)
+        cache.forget_missing(store)
+        caches.save()
         for diagnostics in found.values():
             diagnostics.sort(key=Diagnostic.sort_key)
         sources = {s.path: s for s in (*store.files, *store.notes)}

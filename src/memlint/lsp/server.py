@@ -653,5 +653,8 @@ def serve() -> int:
     """Run over stdio; 0 when the client shut the server down before exit, else 1."""
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr  # a stray print must never corrupt the protocol stream
-    server.start_io(sys.stdin.buffer, protocol_out)
+    try:
+        server.start_io(sys.stdin.buffer, protocol_out)
+    finally:
+        server.linter.close()
     return 0 if getattr(server.protocol, "_shutdown", False) else 1
