@@ -172,3 +172,18 @@ def test_session_context_in_the_index_is_one_finding(tmp_path):
         "session context pasted into the index (4 lines): the agent gets it fresh in every "
         "session; remove it"
     ]
+
+
+def test_jsonl_of_another_schema_gets_the_schema_free_record_rules(tmp_path):
+    files = {
+        "MEMORY.md": "- [A](user_a.md) — who\n",
+        "user_a.md": ROLE,
+        "memories.jsonl": '[]\n{"id": 1, "text": null}\n{"id": 2, "v": "works!"}\n'
+        '{"id": 2, "v": "works!"}\n',
+    }
+    found = lint_files(tmp_path, files, select=["NT"])
+    assert [(d.code, d.range.start.line) for d in found] == [
+        ("NT002", 1),
+        ("NT019", 2),
+        ("NT020", 4),
+    ]

@@ -19,7 +19,8 @@ from memlint.store import Store
 from memlint.suppression import UNUSED_SUPPRESSION, apply_suppressions, markdown_sources
 
 CRASH_CODE = "MX002"
-JSON_VALIDITY = frozenset({"NT001"})  # run on every JSONL file of a store, notes or not
+# Schema-free record rules: run on every JSONL file of a store, notes or not.
+JSON_VALIDITY = frozenset({"NT001", "NT002", "NT019", "NT020"})
 
 
 @dataclass(frozen=True)

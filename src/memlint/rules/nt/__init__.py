@@ -19,4 +19,6 @@ RULES = (
     "nt016_append_only_violation",
     "nt017_not_i_json",
     "nt018_blank_line",
+    "nt019_null_text_value",
+    "nt020_duplicate_record",
 )
