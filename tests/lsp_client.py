@@ -17,8 +17,12 @@ WAIT = 60  # seconds before a test gives up on a reply (never a timing assertion
 class LspClient:
     """One server process; notifications are queued, server requests answered."""
 
-    def __init__(self, cwd: Path, encodings: list[str] | None = None) -> None:
+    def __init__(
+        self, cwd: Path, encodings: list[str] | None = None, tmpdir: Path | None = None
+    ) -> None:
         env = dict(os.environ, PYTHONPATH=SRC)
+        if tmpdir is not None:
+            env["TMPDIR"] = str(tmpdir)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "memlint", "server"],
             cwd=cwd,

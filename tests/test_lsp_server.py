@@ -39,6 +39,7 @@ OLD = memory("old", "superseded by [[beta]]", "Old text.")
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lsp")
+    (root / "tmp").mkdir()
     store = root / "store"
     store.mkdir()
     (store / "MEMORY.md").write_text(INDEX, encoding="utf-8")
@@ -51,11 +52,19 @@ def workspace(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(workspace):
-    started = LspClient(workspace)
+    started = LspClient(workspace, tmpdir=workspace / "tmp")
     yield started
     if started.process.poll() is None:
         started.process.kill()
         started.process.wait()
+
+
+@pytest.fixture(autouse=True)
+def fresh_queue(request):
+    """Each test starts with no notification queued (a closed file may be republished
+    when a file it depends on changes)."""
+    if "client" in request.fixturenames:
+        request.getfixturevalue("client").drain()
 
 
 def codes(diagnostics: list[dict]) -> list[str]:
@@ -129,6 +138,26 @@ def test_a_change_republishes_files_that_link_in(client, workspace):
     published = client.published()
     assert codes(published[alpha.as_uri()]) == ["LK004"]
     client.close(beta)
+    client.drain()
+
+
+def test_watched_file_creation_and_deletion_republish(client, workspace):
+    alpha = workspace / "store" / "alpha.md"
+    gamma = workspace / "store" / "gamma.md"
+    client.open(alpha, ALPHA + "See [[gamma]].\n")
+    assert codes(client.diagnostics(alpha)) == ["LK001", "LK004"]
+    gamma.write_text(memory("gamma", "third memory", "Gamma."), encoding="utf-8")
+    try:
+        event = {"changes": [{"uri": gamma.as_uri(), "type": 1}]}
+        client.notify("workspace/didChangeWatchedFiles", event)
+        assert codes(client.diagnostics(alpha)) == ["LK004"]
+    finally:
+        gamma.unlink()
+    client.notify(
+        "workspace/didChangeWatchedFiles", {"changes": [{"uri": gamma.as_uri(), "type": 3}]}
+    )
+    assert codes(client.diagnostics(alpha)) == ["LK001", "LK004"]
+    client.close(alpha)
     client.drain()
 
 
@@ -261,6 +290,19 @@ def test_definition_links_hover_and_completion(client, workspace):
     client.diagnostics(alpha)
 
 
+def test_supersession_link_leads_to_the_successor(client, workspace):
+    old = workspace / "store" / "old.md"
+    client.open(old)
+    client.diagnostics(old)
+    location = client.request(
+        "textDocument/definition",
+        {"textDocument": {"uri": old.as_uri()}, "position": {"line": 2, "character": 32}},
+    )
+    assert location["uri"].endswith("/store/beta.md")
+    client.close(old)
+    client.diagnostics(old)
+
+
 def test_index_links_resolve_to_their_memory(client, workspace):
     index = workspace / "store" / "MEMORY.md"
     client.open(index)
@@ -390,20 +432,7 @@ def test_watched_config_change_reloads_settings(workspace):
             third.process.kill()
 
 
-def test_missing_extra_is_a_clear_error(tmp_path):
-    hide = "import sys; sys.modules['pygls'] = None; from memlint.cli import main; "
-    done = subprocess.run(
-        [sys.executable, "-c", hide + "sys.exit(main(['server']))"],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=SRC),
-        cwd=tmp_path,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert done.stderr.startswith("memlint: error: `memlint server` needs the optional extra")
-    assert "Traceback" not in done.stderr
-
-
-def test_shutdown_and_exit_end_the_process(client):
+def test_shutdown_and_exit_end_the_process_and_remove_its_cache(client, workspace):
+    assert list((workspace / "tmp").iterdir())  # the server's private cache folder
     assert client.stop() == 0
+    assert list((workspace / "tmp").iterdir()) == []

@@ -426,7 +426,9 @@ def code_action(ls: MemlintServer, params: lsp.CodeActionParams):
             if not _overlaps(shown.range, params.range):
                 continue
             actions.extend(_quick_fixes(ls, diagnostic, shown, result, text, positions))
-    if fix_all:
+    safe = Applicability.SAFE
+    fixable = any(d.fix and d.fix.applicability is safe for d in result.by_path.get(path, []))
+    if fix_all and fixable:  # running the fixer costs a lint per round: only when it can fix
         action = _fix_all(ls, path, result)
         if action is not None:
             actions.append(action)
