@@ -209,6 +209,16 @@ def fix_paths(
     return outcome
 
 
+def _interrupted_text(exc: KeyboardInterrupt) -> str:
+    """What a Ctrl-C left: nothing (before writing), or the stores written before it."""
+    if not isinstance(exc, Interrupted):
+        return "no file was changed"
+    if not exc.written:
+        return "the files being written were restored; no file was changed"
+    written = ", ".join(map(escape, exc.written))
+    return f"the files being written were restored; already written: {written}"
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C while writing: the store being written was rolled back; ``written``
     lists the files of stores committed before it."""
@@ -659,9 +669,7 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
-        written = getattr(exc, "written", [])
-        done = f"; already written: {', '.join(map(escape, written))}" if written else ""
-        print(f"memlint: interrupted; the files being written were restored{done}", file=sys.stderr)
+        print(f"memlint: interrupted; {_interrupted_text(exc)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     if report_barren_paths(args.paths, outcome.stores, settings):
         return EXIT_ERROR

@@ -151,3 +151,16 @@ def test_ctrl_c_between_link_and_unlink_of_mv_restores_the_store(tmp_path, monke
     assert status == 130 and "interrupted" in capsys.readouterr().err
     assert sorted(os.listdir(tmp_path)) == before
     assert all((tmp_path / rel).read_text() == text for rel, text in files.items())
+
+
+def test_ctrl_c_before_writing_says_nothing_was_changed(store, monkeypatch, capsys):
+    from memlint import fixer
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fixer, "_settle", interrupted)
+    before = _contents(store)
+    assert main(["check", "--isolated", "--fix", "."]) == 130
+    assert "interrupted; no file was changed" in capsys.readouterr().err
+    assert _contents(store) == before
