@@ -18,7 +18,11 @@ class LspClient:
     """One server process; notifications are queued, server requests answered."""
 
     def __init__(
-        self, cwd: Path, encodings: list[str] | None = None, tmpdir: Path | None = None
+        self,
+        cwd: Path,
+        encodings: list[str] | None = None,
+        tmpdir: Path | None = None,
+        options: dict | None = None,
     ) -> None:
         env = dict(os.environ, PYTHONPATH=SRC)
         if tmpdir is not None:
@@ -44,6 +48,7 @@ class LspClient:
             {
                 "processId": os.getpid(),
                 "rootUri": cwd.as_uri(),
+                "initializationOptions": options,
                 "capabilities": {
                     "general": general,
                     "workspace": {

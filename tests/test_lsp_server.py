@@ -248,6 +248,15 @@ def test_unsafe_fixes_say_so_and_are_not_preferred(client, workspace):
     unsafe = next(a for a in actions if a["title"].endswith("(unsafe fix)"))
     assert not unsafe.get("isPreferred")
     assert all(a["kind"] == "quickfix" for a in actions)
+    fix_all = client.request(
+        "textDocument/codeAction",
+        {
+            "textDocument": {"uri": index.as_uri()},
+            "range": missing["range"],
+            "context": {"diagnostics": [], "only": ["source.fixAll"]},
+        },
+    )
+    assert fix_all == []  # safe fixes only: nothing to do
     client.close(index)
     client.diagnostics(index)
 
@@ -408,6 +417,30 @@ def test_secrets_in_messages_are_masked(workspace):
     finally:
         if second.process.poll() is None:
             second.process.kill()
+
+
+def test_fix_all_includes_unsafe_fixes_when_the_client_asks(workspace):
+    index = workspace / "store" / "MEMORY.md"
+    text = INDEX + "- [Gone](gone.md) — a file that does not exist\n"
+    unsafe = LspClient(workspace, options={"unsafeFixes": True})
+    try:
+        unsafe.open(index, text)
+        assert "IX003" in codes(unsafe.diagnostics(index))
+        (action,) = unsafe.request(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": index.as_uri()},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source.fixAll.memlint"]},
+            },
+        )
+        assert action["title"] == "memlint: fix all (unsafe fixes included)"
+        (change,) = action["edit"]["documentChanges"]
+        assert apply_edits(text, change["edits"]) == INDEX
+        assert unsafe.stop() == 0
+    finally:
+        if unsafe.process.poll() is None:
+            unsafe.process.kill()
 
 
 def test_watched_config_change_reloads_settings(workspace):

@@ -20,7 +20,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from memlint import __version__
 from memlint.config import CONFIG_NAMES, ConfigError
-from memlint.diagnostics import Applicability, Diagnostic, Edit, Position, Severity
+from memlint.diagnostics import Applicability, Diagnostic, Edit, Position, Severity, applicable
 from memlint.discovery import UsageError
 from memlint.lsp import model
 from memlint.output import masked
@@ -99,6 +99,7 @@ class MemlintServer(LanguageServer):
         self.results: dict[str, model.LintResult] = {}  # store root -> last lint
         self.linted: dict[str, int | None] = {}  # open document path -> version linted
         self.published: dict[str, list[Diagnostic]] = {}
+        self.unsafe_fixes = False  # initializationOptions {"unsafeFixes": true}
 
     # -- documents ----------------------------------------------------------------
 
@@ -319,6 +320,8 @@ def initialize(ls: MemlintServer, params: lsp.InitializeParams) -> None:
     root = ls.workspace.root_path
     if root and os.path.isdir(root):
         ls.linter.cwd = os.path.normpath(root)
+    options = params.initialization_options
+    ls.unsafe_fixes = isinstance(options, dict) and options.get("unsafeFixes") is True
 
 
 @server.feature(lsp.INITIALIZED)
@@ -426,8 +429,7 @@ def code_action(ls: MemlintServer, params: lsp.CodeActionParams):
             if not _overlaps(shown.range, params.range):
                 continue
             actions.extend(_quick_fixes(ls, diagnostic, shown, result, text, positions))
-    safe = Applicability.SAFE
-    fixable = any(d.fix and d.fix.applicability is safe for d in result.by_path.get(path, []))
+    fixable = any(applicable(d.fix, ls.unsafe_fixes) for d in result.by_path.get(path, []))
     if fix_all and fixable:  # running the fixer costs a lint per round: only when it can fix
         action = _fix_all(ls, path, result)
         if action is not None:
@@ -476,7 +478,8 @@ def _quick_fixes(ls, diagnostic: Diagnostic, shown, result, text: str, positions
 
 
 def _fix_all(ls: MemlintServer, path: str, result) -> lsp.CodeAction | None:
-    """Every safe fix of the document (ruff's ``source.fixAll``), as one edit."""
+    """Every safe fix of the document (ruff's ``source.fixAll``; unsafe ones too when the
+    client asked for them), as one edit."""
     from memlint.fixer import fix_paths
 
     buffers = ls.buffers()
@@ -489,6 +492,7 @@ def _fix_all(ls: MemlintServer, path: str, result) -> lsp.CodeAction | None:
         [],
         result.settings,
         ls.linter.rules_for(result.settings),
+        unsafe=ls.unsafe_fixes,
         cwd=ls.linter.cwd,
         stdin=(path, own.encode("utf-8", "surrogatepass")),
         overrides={p: text.encode("utf-8", "surrogatepass") for p, text in buffers.items()},
@@ -496,7 +500,9 @@ def _fix_all(ls: MemlintServer, path: str, result) -> lsp.CodeAction | None:
     if not outcome.fixed or outcome.errors:
         return None
     return lsp.CodeAction(
-        title="memlint: fix all safe fixes",
+        title="memlint: fix all (unsafe fixes included)"
+        if ls.unsafe_fixes
+        else "memlint: fix all safe fixes",
         kind=FIX_ALL,
         edit=changes_edit(ls, outcome.changes, result),
     )
