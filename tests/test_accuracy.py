@@ -187,3 +187,14 @@ def test_jsonl_of_another_schema_gets_the_schema_free_record_rules(tmp_path):
         ("NT019", 2),
         ("NT020", 4),
     ]
+
+
+def test_near_duplicate_entries_of_a_single_file_store(tmp_path):
+    fact = "The staging server runs on the old rack in building two and must be rebooted every"
+    index = (
+        f"{fact} Sunday night.\n§\nShort answers please, no summary.\n§\n{fact} Sunday evening.\n"
+    )
+    found = lint_files(tmp_path, {"MEMORY.md": index}, select=["DU001"])
+    assert [(d.range.start.line, d.message) for d in found] == [
+        (5, "entry nearly the same as the entry at line 1 (88% of their word 3-grams are shared)")
+    ]
