@@ -159,7 +159,10 @@ def test_show_files_explains_what_was_passed_over(tree):
     assert "is a .claude/agent-memory/<agent>/ folder whose Markdown has frontmatter" in out
     assert "build/: skipped (ignored by git)" in out
     assert "examples/: skipped (excluded by `examples`)" in out
-    assert "team/events.jsonl (not a note store: 0 of its first 2 records have a `fact` key" in out
+    assert (
+        "team/events.jsonl (not a note store: 0 of its first 2 records have a `fact`, "
+        "or a `time` and a `project`" in out
+    )
     assert "  notes   notes.jsonl" in out  # beside the index: the root store's
 
 
@@ -230,7 +233,7 @@ def test_gitignore_applies_only_inside_a_git_work_tree(tmp_path):
 def test_no_store_message_names_the_jsonl_files_seen(tmp_path):
     write_files(tmp_path, {"logs/run.jsonl": '{"event": "start"}\n{"event": "stop"}\n'})
     why = (
-        "logs/run.jsonl: not a note store (0 of its first 2 records have a `fact` key); "
+        "logs/run.jsonl: not a note store (0 of its first 2 records have a `fact`, or a `time` and a `project`); "
         "list it in `notes = [...]` to lint it as one"
     )
     done = memlint(tmp_path)
@@ -295,3 +298,13 @@ def _run_in(cwd: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
+
+
+def test_a_jsonl_nested_too_deep_is_explained_not_a_traceback(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    write_files(tmp_path, {"logs/deep.jsonl": deep + "\n"})
+    for args in ((), ("--show-files",)):
+        done = memlint(tmp_path, *args)
+        assert "Traceback" not in done.stderr
+        assert "logs/deep.jsonl" in done.stderr + done.stdout
+        assert "0 of its first 1 records" in done.stderr + done.stdout

@@ -212,22 +212,29 @@ def read_head(path: str, size: int) -> bytes:
         os.close(fd)
 
 
-def is_note_store(path: str) -> bool:
-    """Whether at least half of the first records of a JSONL file are shaped like notes:
-    a ``fact``, or a ``time`` and a ``project`` (a note that lost its fact is still one)."""
+def note_sample(path: str) -> tuple[int, int]:
+    """How many of the first records of a JSONL file there are, and how many are shaped
+    like notes: a ``fact``, or a ``time`` and a ``project`` (a note that lost its fact
+    is still one). A record that does not decode (even one nested too deep) is no note."""
     head = read_head(path, NOTE_SAMPLE_BYTES)
     records = 0
-    facts = 0
+    notes = 0
     for line in head.split(b"\n"):
         if not line.strip():
             continue
         records += 1
         try:
             value = json.loads(line)
-        except Exception:
+        except Exception:  # ValueError, and RecursionError on deeply nested arrays
             value = None
         if isinstance(value, dict) and ("fact" in value or value.keys() >= NOTE_KEYS):
-            facts += 1
+            notes += 1
         if records >= NOTE_SAMPLE_RECORDS:
             break
-    return records > 0 and facts * 2 >= records
+    return records, notes
+
+
+def is_note_store(path: str) -> bool:
+    """Whether at least half of the first records of a JSONL file are shaped like notes."""
+    records, notes = note_sample(path)
+    return records > 0 and notes * 2 >= records

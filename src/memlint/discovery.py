@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from memlint.cache import CacheSet, StoreCache, config_key, signature
 from memlint.config import SKIP_DIRS, Settings
-from memlint.detect import TYPE_LINE, detect_profile, is_note_store, read_head
+from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store
 
@@ -883,23 +883,10 @@ def _frontmatter(head: str) -> str:
 
 def _why_not_notes(path: str) -> str:
     """Why a JSONL file is not a note store (for ``--show-files``)."""
-    import json
-
-    records = facts = 0
-    for line in read_head(path, 64 * 1024).split(b"\n"):
-        if not line.strip():
-            continue
-        records += 1
-        try:
-            value = json.loads(line)
-        except (ValueError, RecursionError):  # a deeply nested record is no fact
-            value = None
-        facts += isinstance(value, dict) and "fact" in value
-        if records >= 5:
-            break
+    records, notes = note_sample(path)
     if records == 0:
         return "empty"
-    return f"{facts} of its first {records} records have a `fact` key"
+    return f"{notes} of its first {records} records have a `fact`, or a `time` and a `project`"
 
 
 def _link_detail(path: str, root: str) -> str:

@@ -169,14 +169,16 @@ def fix_paths(
             for path, reason in frozen.items()
             if reason == writer.READ_ONLY
         ]
-        if not write or not outcome.changes:
+        if stdin is not None or not outcome.changes:
             return outcome
-        _remove_stale_temps(outcome.stores, outcome.warnings)
-        refused = _precheck(finder, outcome.stores, outcome.changes)
+        refused = _precheck(finder, outcome.stores, outcome.changes)  # a dry run too
         if not refused:
             break
         frozen.update(refused)
         finder.reset()
+    if not write:
+        return outcome
+    _remove_stale_temps(outcome.stores, outcome.warnings)
     failed: set[str] = set()
     written: list[str] = []
     roots = {store.root for store in outcome.stores}

@@ -151,7 +151,10 @@ def test_fix_refuses_read_only_files(store):
     assert b"s/c.md: is read-only" in proc.stderr
     assert target.read_bytes() == before and stat.S_IMODE(target.stat().st_mode) == 0o444
     assert b"ID001" in proc.stdout  # still reported
+    diff = _run(store, "check", "--no-cache", "--diff", "s")  # a dry run shows no refused edit
+    assert b"s/c.md: is read-only" in diff.stderr and b"+name: c" not in diff.stdout
     target.chmod(0o644)
+    assert b"+name: c" in _run(store, "check", "--no-cache", "--diff", "s").stdout
     assert _run(store, "check", "--no-cache", "--fix", "s").returncode == 0
     assert b"name: c\n" in target.read_bytes()
 
