@@ -233,7 +233,8 @@ def test_gitignore_applies_only_inside_a_git_work_tree(tmp_path):
 def test_no_store_message_names_the_jsonl_files_seen(tmp_path):
     write_files(tmp_path, {"logs/run.jsonl": '{"event": "start"}\n{"event": "stop"}\n'})
     why = (
-        "logs/run.jsonl: not a note store (0 of its first 2 records have a `fact`, or a `time` and a `project`); "
+        "logs/run.jsonl: not a note store (0 of its first 2 records have a `fact`, "
+        "or a `time` and a `project`); "
         "list it in `notes = [...]` to lint it as one"
     )
     done = memlint(tmp_path)
