@@ -23,6 +23,7 @@ class LspClient:
         encodings: list[str] | None = None,
         tmpdir: Path | None = None,
         options: dict | None = None,
+        resolve: bool = False,
     ) -> None:
         env = dict(os.environ, PYTHONPATH=SRC)
         if tmpdir is not None:
@@ -51,6 +52,11 @@ class LspClient:
                 "initializationOptions": options,
                 "capabilities": {
                     "general": general,
+                    "textDocument": {
+                        "codeAction": {"resolveSupport": {"properties": ["edit"]}}
+                        if resolve
+                        else {}
+                    },
                     "workspace": {
                         "workspaceEdit": {"documentChanges": True},
                         "didChangeWatchedFiles": {"dynamicRegistration": True},

@@ -422,7 +422,7 @@ def test_secrets_in_messages_are_masked(workspace):
 def test_fix_all_includes_unsafe_fixes_when_the_client_asks(workspace):
     index = workspace / "store" / "MEMORY.md"
     text = INDEX + "- [Gone](gone.md) — a file that does not exist\n"
-    unsafe = LspClient(workspace, options={"unsafeFixes": True})
+    unsafe = LspClient(workspace, options={"unsafeFixes": True}, resolve=True)
     try:
         unsafe.open(index, text)
         assert "IX003" in codes(unsafe.diagnostics(index))
@@ -435,6 +435,8 @@ def test_fix_all_includes_unsafe_fixes_when_the_client_asks(workspace):
             },
         )
         assert action["title"] == "memlint: fix all (unsafe fixes included)"
+        assert "edit" not in action  # the client resolves it: the fixer runs only then
+        action = unsafe.request("codeAction/resolve", action)
         (change,) = action["edit"]["documentChanges"]
         assert apply_edits(text, change["edits"]) == INDEX
         assert unsafe.stop() == 0

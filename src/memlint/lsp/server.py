@@ -182,7 +182,8 @@ class MemlintServer(LanguageServer):
             for other in set(previous.by_path) | set(result.by_path):
                 if previous.by_path.get(other, []) != result.by_path.get(other, []):
                     targets.add(other)
-        targets |= {p for p, found in self.published.items() if found and p.startswith(root)}
+        inside = root + os.sep
+        targets |= {p for p, found in self.published.items() if found and p.startswith(inside)}
         for target in sorted(targets):
             found = [] if clear and target == path else result.by_path.get(target, [])
             self.publish(target, found, result, force=target == path)
@@ -408,7 +409,9 @@ def _reload(ls: MemlintServer) -> None:
 
 @server.feature(
     lsp.TEXT_DOCUMENT_CODE_ACTION,
-    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]),
+    lsp.CodeActionOptions(
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True
+    ),
 )
 def code_action(ls: MemlintServer, params: lsp.CodeActionParams):
     path = _path(params.text_document.uri)
@@ -431,10 +434,42 @@ def code_action(ls: MemlintServer, params: lsp.CodeActionParams):
             actions.extend(_quick_fixes(ls, diagnostic, shown, result, text, positions))
     fixable = any(applicable(d.fix, ls.unsafe_fixes) for d in result.by_path.get(path, []))
     if fix_all and fixable:  # running the fixer costs a lint per round: only when it can fix
-        action = _fix_all(ls, path, result)
-        if action is not None:
-            actions.append(action)
+        if _resolves_edits(ls):  # the fixer runs when the client picks the action
+            actions.append(
+                lsp.CodeAction(
+                    title=_fix_all_title(ls), kind=FIX_ALL, data={"uri": params.text_document.uri}
+                )
+            )
+        else:
+            action = _fix_all(ls, path, result)
+            if action is not None:
+                actions.append(action)
     return actions
+
+
+def _resolves_edits(ls: MemlintServer) -> bool:
+    document = ls.client_capabilities.text_document
+    actions = document.code_action if document is not None else None
+    support = actions.resolve_support if actions is not None else None
+    return support is not None and "edit" in support.properties
+
+
+def _fix_all_title(ls: MemlintServer) -> str:
+    if ls.unsafe_fixes:
+        return "memlint: fix all (unsafe fixes included)"
+    return "memlint: fix all safe fixes"
+
+
+@server.feature(lsp.CODE_ACTION_RESOLVE)
+def code_action_resolve(ls: MemlintServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    """The edit of a ``source.fixAll.memlint`` action offered without one."""
+    data = action.data if isinstance(action.data, dict) else {}
+    path = _path(data["uri"]) if isinstance(data.get("uri"), str) else None
+    result = ls.result_for(path) if action.kind == FIX_ALL and path else None
+    if result is not None:
+        fixed = _fix_all(ls, path, result)
+        action.edit = fixed.edit if fixed is not None else lsp.WorkspaceEdit(document_changes=[])
+    return action
 
 
 def _quick_fixes(ls, diagnostic: Diagnostic, shown, result, text: str, positions):
@@ -500,9 +535,7 @@ def _fix_all(ls: MemlintServer, path: str, result) -> lsp.CodeAction | None:
     if not outcome.fixed or outcome.errors:
         return None
     return lsp.CodeAction(
-        title="memlint: fix all (unsafe fixes included)"
-        if ls.unsafe_fixes
-        else "memlint: fix all safe fixes",
+        title=_fix_all_title(ls),
         kind=FIX_ALL,
         edit=changes_edit(ls, outcome.changes, result),
     )
