@@ -7,8 +7,9 @@ a ``.memlint_cache`` in the work tree is never read by default. Every file
 starts with an HMAC-SHA256 of its content under a random key kept in the user's
 cache folder (``key``, mode 0600, never in the work tree): a file whose MAC does
 not match is not unpickled. A cache folder or key that is a symlink (or reached
-through one inside the working directory) or belongs to another user is refused
-(the run goes on without the cache, with a warning).
+through one inside the working directory) or belongs to another user is refused,
+and so is a cache folder holding files memlint did not write (the run goes on
+without the cache, with a warning).
 
 Each store root has three pickles in the cache folder:
 
@@ -570,6 +571,20 @@ def _no_symlink_in_work_tree(directory: str, cwd: str) -> None:
             raise CacheRefused(f"the cache folder {directory} is reached through a symlink")
 
 
+def _check_cache_folder(path: str) -> None:
+    """Refuse the folder ``path`` unless it is empty or tagged as a cache
+    (``CACHEDIR.TAG``): in a folder holding other files (a store, the checkout) a
+    ``.gitignore`` of ``*`` would make memlint pass over what it holds."""
+    try:
+        with os.scandir(path) as entries:
+            names = {entry.name: entry for entry in entries}
+    except OSError as exc:
+        raise CacheRefused(f"cannot list the cache folder {path} ({exc.strerror})") from None
+    tag = names.get("CACHEDIR.TAG")
+    if names and not (tag is not None and tag.is_file(follow_symlinks=False)):
+        raise CacheRefused(f"the cache folder {path} holds files memlint did not write")
+
+
 def _read_secret(path: str) -> bytes | None:
     """The key at ``path``, ``None`` if there is none; refused unless it is this
     user's regular file, readable by no one else."""
@@ -625,6 +640,7 @@ def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) 
         secret = _secret(home, create) if _own_folder(home, create) else None
         if secret is None or not _own_folder(directory, create):
             return None
+        _check_cache_folder(directory)
     except CacheRefused as exc:
         from memlint.textutil import escape
 

@@ -137,3 +137,15 @@ def test_a_cache_key_others_can_read_is_refused(project, tmp_path):
     done = memlint(project, "check", ".", "--output-format", "concise", cache_home=home)
     assert _reports_the_password(done)
     assert "not a private file" in done.stderr
+
+
+@pytest.mark.parametrize("folder", ["memory", "."])
+def test_a_cache_folder_holding_other_files_is_never_written_into(project, folder):
+    """``--cache-dir`` naming a store (or the checkout): memlint's ``.gitignore`` of
+    ``*`` there would make the next run pass over the store and its password."""
+    before = sorted(p.name for p in (project / folder).iterdir())
+    done = memlint(project, "check", ".", "--output-format", "concise", "--cache-dir", folder)
+    assert _reports_the_password(done)
+    assert "without the cache" in done.stderr
+    assert sorted(p.name for p in (project / folder).iterdir()) == before
+    assert _reports_the_password(memlint(project, "check", ".", "--output-format", "concise"))
