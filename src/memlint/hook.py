@@ -440,6 +440,7 @@ def loader_line(store, settings, found: list) -> str:
     """One line: what the loader keeps of the index, what it cuts, how many errors."""
     from memlint.budget import options_of, simulate
     from memlint.diagnostics import Severity
+    from memlint.privacy import mask_text
     from memlint.textutil import escape
 
     index = store.index
@@ -451,7 +452,7 @@ def loader_line(store, settings, found: list) -> str:
     if result.cut:
         lost = result.lost_numbers()
         hidden = [e.target for e in index.entries if e.line in lost]
-        names = ", ".join(escape(name) for name in hidden[:5])
+        names = ", ".join(escape(mask_text(name)) for name in hidden[:5])
         more = f" and {len(hidden) - 5} more" if len(hidden) > 5 else ""
         text += f"; cut from line {result.first_lost.number} ({result.reason})"
         if hidden:

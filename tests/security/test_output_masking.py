@@ -190,3 +190,18 @@ def test_fixes_write_the_unmasked_text(planted):
     )
     assert pieces["description"].encode() in proc.stdout
     assert _leaks(proc.stderr, pieces) == []
+
+
+def test_session_start_masks_the_index_targets_it_names(tmp_path):
+    """The SessionStart line names the index entries the loader cuts off."""
+    from tests.test_hook import STORE, _auto_memory, payload, run_hook
+
+    project = tmp_path / "project"
+    write_files(project, STORE)
+    token = _token()
+    lines = "".join(f"- [Note {i}](user_note{i}.md) — note {i}\n" for i in range(200))
+    write_files(_auto_memory(project), {"MEMORY.md": f"{lines}- [t]({token}.md) — t\n"})
+    code, out, err = run_hook(project, payload("session_start.json", project))
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert code == 0 and "hiding ghp_*****" in context
+    assert _leaks((out + err).encode(), {"target": token}) == []
