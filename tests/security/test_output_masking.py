@@ -205,3 +205,39 @@ def test_session_start_masks_the_index_targets_it_names(tmp_path):
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert code == 0 and "hiding ghp_*****" in context
     assert _leaks((out + err).encode(), {"target": token}) == []
+
+
+def _cards_alike(count: int) -> list[str]:
+    """Luhn-valid Visa numbers that differ only in the digits a mask hides."""
+    from memlint.privacy import is_card_number
+
+    found: list[str] = []
+    while len(found) < count:
+        middle = "".join(secrets.choice(string.digits) for _ in range(11))
+        digits = f"4{middle}6467"
+        if is_card_number(digits) and digits not in found:
+            found.append(digits)
+    return found
+
+
+def test_sarif_reveals_nothing_of_the_masked_characters(tmp_path):
+    """A fingerprint hashed from the line in clear gives away a short secret (a card
+    number's hidden digits take a moment to search): two stores whose secrets differ
+    only where the mask hides them give the same SARIF."""
+    logs = []
+    for card, token in zip(_cards_alike(2), (_token(), _token()), strict=True):
+        token = token[:4] + "Ab" + token[6:-4] + "Q7r8"  # same kept characters
+        grouped = " ".join(card[i : i + 4] for i in range(0, 16, 4))
+        write_files(
+            tmp_path / "s",
+            {
+                "MEMORY.md": "- [a](a.md) — a\n",
+                "a.md": (
+                    "---\nname: a\ndescription: a\nmetadata:\n  type: user\n---\n"
+                    f"Pay with {grouped} today.\nThe deploy token is {token}.\n"
+                ),
+            },
+        )
+        logs.append(_memlint(tmp_path, "check", "s", "--no-cache", "--output-format", "sarif"))
+    assert b"PV007" in logs[0] and b"PV001" in logs[0]
+    assert logs[0] == logs[1]

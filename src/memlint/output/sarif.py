@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from memlint import REPOSITORY_URL, __version__
 from memlint.diagnostics import Diagnostic, Range, Severity
+from memlint.output.text import shown_line
 from memlint.ruledoc import rule_url
 from memlint.rules import registry
 
@@ -124,23 +125,25 @@ def _fix(diagnostic: Diagnostic, cwd: str) -> dict:
     }
 
 
-def line_key(diagnostic: Diagnostic, ctx) -> str:
-    """The text of the finding's first line with runs of white space collapsed
-    (empty when the file's text is not available)."""
+def line_key(diagnostic: Diagnostic, ctx, masked: dict[str, str | None]) -> str:
+    """The text of the finding's first line, secrets masked (a hash of a line in clear
+    gives a short secret away to a search), with runs of white space collapsed (empty
+    when the file's text is not available). ``masked``: see :func:`shown_line`."""
     source = ctx.sources.get(diagnostic.path)
     text = source.text if source is not None else None
     if text is None or diagnostic.range.start.line > len(source.line_starts):
         return ""
-    return " ".join(source.line_text(diagnostic.range.start.line).split())
+    return " ".join(shown_line(source, diagnostic.range.start.line, masked).split())
 
 
 def fingerprints(diagnostics: list[Diagnostic], ctx) -> list[str]:
     """Per diagnostic: a hash of rule, file, normalized line text and the occurrence
     index of that triple (in position order), so inserting lines elsewhere keeps it."""
     seen: Counter = Counter()
+    masked: dict[str, str | None] = {}
     out = []
     for d in diagnostics:
-        key = (d.code, relative_path(d.path, ctx.cwd) or d.path, line_key(d, ctx))
+        key = (d.code, relative_path(d.path, ctx.cwd) or d.path, line_key(d, ctx, masked))
         seen[key] += 1
         text = "\0".join((*key, str(seen[key])))
         out.append(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32])

@@ -48,7 +48,7 @@ def render_concise(diagnostics: list[Diagnostic], ctx) -> str:
 
 def render_full(diagnostics: list[Diagnostic], ctx) -> str:
     out = []
-    masked: dict[str, str | None] = {}  # see _shown_line
+    masked: dict[str, str | None] = {}  # see shown_line
     for diagnostic in diagnostics:
         out.append(f"{_head(diagnostic, ctx)}\n --> {_location(diagnostic)}\n")
         out.extend(_snippet(diagnostic, ctx, masked))
@@ -69,7 +69,7 @@ def _snippet(diagnostic: Diagnostic, ctx, masked: dict[str, str | None]) -> list
     start, end = diagnostic.range.start, diagnostic.range.end
     if start.line > len(source.line_starts):
         return []
-    line = _shown_line(source, start.line, masked)
+    line = shown_line(source, start.line, masked)
     gutter = " " * len(str(start.line))
     first = min(start.column - 1, len(line))
     stop = end.column - 1 if end.line == start.line else len(line)
@@ -134,7 +134,7 @@ def _last_columns(text: str, columns: int) -> str:
     return text
 
 
-def _shown_line(source, number: int, masked: dict[str, str | None]) -> str:
+def shown_line(source, number: int, masked: dict[str, str | None]) -> str:
     """Line ``number`` of ``source`` with secrets masked. A private key block spans
     lines, so a file holding one is masked whole, once (``masked`` keeps it by path;
     masking keeps every offset), not line by line."""
