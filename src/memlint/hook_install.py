@@ -237,11 +237,14 @@ def dump(data: dict, old: str | None) -> str:
 
 
 def _diff(old: str, new: str, path: str) -> str:
+    """The change as a unified diff, secrets masked (settings hold tokens in ``env``)."""
     import difflib
 
+    from memlint.privacy import mask_text
+
     lines = difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
+        mask_text(old).splitlines(keepends=True),
+        mask_text(new).splitlines(keepends=True),
         fromfile=path,
         tofile=path,
     )

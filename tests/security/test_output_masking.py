@@ -241,3 +241,14 @@ def test_sarif_reveals_nothing_of_the_masked_characters(tmp_path):
         logs.append(_memlint(tmp_path, "check", "s", "--no-cache", "--output-format", "sarif"))
     assert b"PV007" in logs[0] and b"PV001" in logs[0]
     assert logs[0] == logs[1]
+
+
+def test_hook_install_dry_run_masks_the_settings_it_shows(tmp_path):
+    """The diff's context lines come from settings.json, whose ``env`` holds tokens."""
+    token = _token()
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(f'{{\n  "env": {{\n    "GITHUB_TOKEN": "{token}"\n  }}\n}}\n')
+    output = _memlint(tmp_path, "hook", "install", "--scope", "project", "--dry-run")
+    assert b'"GITHUB_TOKEN": "ghp_*****' in output and b"memlint hook claude-code" in output
+    assert _leaks(output, {"env": token}) == []
