@@ -48,7 +48,7 @@ def artifact_location(path: str, cwd: str) -> dict:
     rel = relative_path(path, cwd)
     if rel is None:
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(rel, safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(os.fsencode(rel), safe="/"), "uriBaseId": "%SRCROOT%"}  # any bytes
 
 
 def doc_sections(doc: str) -> dict[str, str]:
