@@ -26,3 +26,12 @@ def test_a_file_name_that_is_not_utf8_is_reported_in_every_format(tmp_path, outp
     done = memlint(tmp_path, "check", "memory", "--output-format", output_format)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1 and "IX002" in done.stdout
+
+
+def test_fix_keeps_a_file_with_cr_line_breaks_in_its_own_style(tmp_path):
+    """A file whose lines end in a lone CR does end with a line break: FS008 appended
+    a LF, leaving the file's last break a CRLF among CRs."""
+    memory = STORE["memory/a.md"].replace("\n", "\r")
+    write_files(tmp_path, {**STORE, "memory/a.md": memory})
+    memlint(tmp_path, "check", "--fix", "--select", "FS008", "memory")
+    assert (tmp_path / "memory" / "a.md").read_bytes() == memory.encode()

@@ -1,5 +1,5 @@
 """## What it does
-Reports a Markdown file whose last line has no line break.
+Reports a Markdown file whose last line has no line break (LF, CRLF or CR).
 
 ## Why is this bad?
 Appending to such a file (as agents do) glues the new text onto the last
@@ -35,7 +35,7 @@ META = RuleMeta(
 
 def check(ctx, source):
     text = source.text
-    if not text or text.endswith("\n") or not source.path.endswith(".md"):
+    if not text or text.endswith(("\n", "\r")) or not source.path.endswith(".md"):
         return
     end = len(text)
     fix = Fix.safe("Add a final newline", source.edit(end, end, source.newline))
