@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 
 import pytest
@@ -35,3 +36,24 @@ def test_fix_keeps_a_file_with_cr_line_breaks_in_its_own_style(tmp_path):
     write_files(tmp_path, {**STORE, "memory/a.md": memory})
     memlint(tmp_path, "check", "--fix", "--select", "FS008", "memory")
     assert (tmp_path / "memory" / "a.md").read_bytes() == memory.encode()
+
+
+def test_the_agent_fix_command_never_reads_a_file_name_as_an_option(tmp_path):
+    """A memory named `--output-file=MEMORY.md` in a store at the working directory:
+    run as suggested, the command wrote its report over the index."""
+    write_files(
+        tmp_path,
+        {
+            "MEMORY.md": STORE["memory/MEMORY.md"],
+            "a.md": STORE["memory/a.md"],
+            "--output-file=MEMORY.md": STORE["memory/a.md"].replace("name: a", "name: x"),
+        },
+    )
+    report = memlint(tmp_path, "check", "--output-format", "agent", ".").stdout
+    line = next(x for x in report.splitlines() if x.startswith("Apply the safe fixes: "))
+    command = shlex.split(line.removeprefix("Apply the safe fixes: "))
+    assert command[:3] == ["memlint", "check", "--fix"]
+    done = memlint(tmp_path, *command[1:])
+    assert done.returncode in (0, 1), done.stderr
+    index = (tmp_path / "MEMORY.md").read_text()
+    assert index.startswith("- [A](a.md) — a\n") and "--output-file=MEMORY.md" in index

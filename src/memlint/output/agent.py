@@ -117,6 +117,7 @@ def render_agent(diagnostics: list[Diagnostic], ctx) -> str:
     elif fixable:
         if len(fixable) > 10:  # the folder that holds them all (fixes apply to its stores)
             fixable = [os.path.commonpath(fixable)]
-        paths = " ".join(shlex.quote(escape(p)) for p in fixable)
+        # ``./`` keeps a file named like an option (``--output-file=MEMORY.md``) a path
+        paths = " ".join(shlex.quote(escape(f"./{p}" if p.startswith("-") else p)) for p in fixable)
         out.append(f"Apply the safe fixes: memlint check --fix {paths}\n")
     return "".join(out)
