@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,24 @@ def test_the_agent_fix_command_never_reads_a_file_name_as_an_option(tmp_path):
     assert done.returncode in (0, 1), done.stderr
     index = (tmp_path / "MEMORY.md").read_text()
     assert index.startswith("- [A](a.md) — a\n") and "--output-file=MEMORY.md" in index
+
+
+MANIFEST = Path(__file__).resolve().parents[2] / ".pre-commit-hooks.yaml"
+
+
+@pytest.mark.parametrize("hook_id", ["memlint", "memlint-fix"])
+def test_a_committed_file_named_like_an_option_is_a_path_to_the_pre_commit_hooks(tmp_path, hook_id):
+    """pre-commit runs ``entry + args + file names`` and puts no ``--`` before the names:
+    a root-level file named ``--config=ignore=["PV"]#.md`` turned into an inline config
+    that hid the store's plain-text key."""
+    import yaml
+
+    hook = next(h for h in yaml.safe_load(MANIFEST.read_text()) if h["id"] == hook_id)
+    planted = '--config=ignore=["PV"]#.md'
+    key = "---\nname: a\ndescription: a\nmetadata:\n  type: user\n---\nkey AKIAQ7RSTUVWXY234567\n"
+    write_files(tmp_path, {**STORE, "memory/a.md": key, planted: "x\n"})
+    files = ["memory/MEMORY.md", "memory/a.md", planted]
+    command = [*shlex.split(hook["entry"]), *hook.get("args", []), *files]
+    assert command[0] == "memlint"
+    done = memlint(tmp_path, *command[1:], env={"PRE_COMMIT": "1"})
+    assert "PV001" in done.stdout and done.returncode == 1, done.stdout + done.stderr
