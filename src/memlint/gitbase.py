@@ -61,12 +61,15 @@ class Repository(NamedTuple):
     git_dir: str
 
 
-def _program() -> str:
-    """git's absolute path, from the absolute entries of ``PATH`` only (a relative
-    entry would find a ``git`` committed to the repository)."""
+def _program(top: str) -> str:
+    """git's absolute path, from the absolute entries of ``PATH`` outside the work tree
+    ``top`` only (a relative entry, or an activated virtualenv or ``node_modules/.bin``
+    inside the checkout, would find a ``git`` committed to the repository)."""
     names = ("git.exe", "git") if os.name == "nt" else ("git",)
+    work_tree = os.path.join(os.path.realpath(top), "")
     for folder in os.environ.get("PATH", "").split(os.pathsep):
-        if not os.path.isabs(folder):
+        in_tree = os.path.join(os.path.realpath(folder), "").startswith(work_tree)
+        if not os.path.isabs(folder) or in_tree:
             continue
         for name in names:
             candidate = os.path.join(folder, name)
@@ -90,7 +93,7 @@ def _run(where: str, repo: Repository | None, *args: str, env=None) -> bytes:
     """``git args`` run in the folder ``where``, in ``repo`` (else found from ``where``)."""
     import subprocess  # only runs that read git pay for the import
 
-    command = [_program(), "--no-pager", "-C", where]
+    command = [_program(repo.top if repo is not None else where), "--no-pager", "-C", where]
     if repo is not None:
         command += [f"--git-dir={repo.git_dir}", f"--work-tree={repo.top}"]
     for setting in HARDENING:
