@@ -489,12 +489,8 @@ def remove_cache(directory: str) -> bool:
         return False
     if os.path.islink(directory) or not os.path.isdir(directory):
         raise OSError(f"{directory}: not a directory memlint created; not removed")
-    try:
-        with open(os.path.join(directory, "CACHEDIR.TAG"), encoding="utf-8") as handle:
-            tagged = handle.read(len(TAG)) == TAG
-    except (OSError, UnicodeDecodeError):
-        tagged = False
-    if not tagged:
+    tag = _read_own(os.path.join(directory, "CACHEDIR.TAG"))  # never a FIFO or a link
+    if tag is None or not tag.startswith(TAG.encode()):
         raise OSError(f"{directory}: has no memlint CACHEDIR.TAG; not removed")
     import shutil
 

@@ -149,3 +149,13 @@ def test_a_cache_folder_holding_other_files_is_never_written_into(project, folde
     assert "without the cache" in done.stderr
     assert sorted(p.name for p in (project / folder).iterdir()) == before
     assert _reports_the_password(memlint(project, "check", ".", "--output-format", "concise"))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_clean_never_waits_on_a_fifo_named_like_the_cache_tag(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    os.mkfifo(folder / "CACHEDIR.TAG")
+    done = memlint(tmp_path, "clean", "--cache-dir", "cache")
+    assert done.returncode == 2 and "not removed" in done.stderr
+    assert (folder / "CACHEDIR.TAG").exists()
