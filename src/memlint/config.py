@@ -186,6 +186,8 @@ def _read_toml(path: str) -> dict:
         return tomllib.loads(_read_regular(path).decode("utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"cannot read config {path}: nested too deep") from None
 
 
 def load_settings(path: str | None) -> Settings:

@@ -79,3 +79,17 @@ def test_a_committed_file_named_like_an_option_is_a_path_to_the_pre_commit_hooks
     assert command[0] == "memlint"
     done = memlint(tmp_path, *command[1:], env={"PRE_COMMIT": "1"})
     assert "PV001" in done.stdout and done.returncode == 1, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", [".memlint.toml", "pyproject.toml"])
+def test_a_config_nested_past_the_recursion_limit_is_unreadable_toml(tmp_path, name):
+    """Read as any file that is not TOML: an error for `.memlint.toml`, while a
+    `pyproject.toml` memlint cannot read holds no memlint settings."""
+    write_files(tmp_path, {**STORE, name: "[tool.memlint\n"})
+    broken = memlint(tmp_path, "check", "memory")
+    nested = "[" * 50_000 + "]" * 50_000
+    write_files(tmp_path, {name: f"[tool.memlint]\nx = {nested}\n"})
+    done = memlint(tmp_path, "check", "memory")
+    assert "Traceback" not in done.stderr
+    assert done.returncode == broken.returncode == (2 if name == ".memlint.toml" else 0)
+    assert ("cannot read config" in done.stderr) == (name == ".memlint.toml")
