@@ -523,16 +523,18 @@ def _settings_for_paths(tree: SettingsTree, paths: list[str]) -> str:
     for raw in named:
         path = os.path.abspath(raw)
         folder = path if os.path.isdir(path) else os.path.dirname(path)
-        texts.append(f"Settings for {raw}\n" + settings_text(tree.for_folder(folder)))
+        texts.append(f"Settings for {escape(raw)}\n" + settings_text(tree.for_folder(folder)))
     return "\n\n".join(texts)
 
 
 def settings_text(settings: Settings) -> str:
     """Every setting, with the file (or option) it came from, and the files passed over."""
     origins = dict(settings.origins)
-    lines = [f"Settings path: {settings.config_path or '(none)'}"]
-    lines.extend(f"Skipped: {path} ({why})" for path, why in settings.skipped_configs)
+    lines = [f"Settings path: {escape(settings.config_path or '(none)')}"]
+    lines.extend(
+        f"Skipped: {escape(path)} ({escape(why)})" for path, why in settings.skipped_configs
+    )
     for key in _SHOWN_FIELDS:
         origin = origins.get(key, "default")
-        lines.append(f"{key} = {getattr(settings, key)!r}  # {origin}")
+        lines.append(f"{key} = {getattr(settings, key)!r}  # {escape(origin)}")
     return "\n".join(lines)

@@ -93,3 +93,15 @@ def test_a_config_nested_past_the_recursion_limit_is_unreadable_toml(tmp_path, n
     assert "Traceback" not in done.stderr
     assert done.returncode == broken.returncode == (2 if name == ".memlint.toml" else 0)
     assert ("cannot read config" in done.stderr) == (name == ".memlint.toml")
+
+
+def test_show_settings_escapes_the_paths_it_prints(tmp_path):
+    """A path (named, or of a config file found) with a terminal escape sequence: the
+    title could retitle the terminal, clear it, or hide the lines around it."""
+    sequence = "\x1b]0;PWNED\x07\x1b[2J"
+    memory = STORE["memory/a.md"]
+    write_files(tmp_path, {**STORE, f"d{sequence}/.memlint.toml": "", f"d{sequence}/b.md": memory})
+    done = memlint(tmp_path, "check", "--show-settings", "memory/a.md", f"d{sequence}/b.md")
+    assert done.returncode == 0, done.stderr
+    assert "Settings for d\\x1b]0;PWNED" in done.stdout and "Settings path: " in done.stdout
+    assert "\x1b" not in done.stdout + done.stderr
