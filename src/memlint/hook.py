@@ -80,7 +80,9 @@ class _Skip(Exception):
 
 
 def _log(message: str) -> None:
-    print(f"memlint: hook: {message}", file=sys.stderr)
+    from memlint.textutil import escape
+
+    print(f"memlint: hook: {escape(message)}", file=sys.stderr)
 
 
 def _read_event() -> dict:

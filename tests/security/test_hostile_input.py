@@ -105,3 +105,22 @@ def test_show_settings_escapes_the_paths_it_prints(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Settings for d\\x1b]0;PWNED" in done.stdout and "Settings path: " in done.stdout
     assert "\x1b" not in done.stdout + done.stderr
+
+
+def test_the_hook_escapes_what_it_logs(tmp_path):
+    """Its notes on stderr name paths, such as a broken config's."""
+    import json
+
+    from tests.test_hook import run_hook
+
+    root = tmp_path / "project\x1b]0;PWNED\x07"
+    write_files(root, {**STORE, ".memlint.toml": "[x\n"})
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    event = {
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "cwd": str(root),
+        "tool_input": {"file_path": str(root / "memory" / "a.md"), "content": "x"},
+    }
+    code, _, err = run_hook(root, json.dumps(event).encode())
+    assert code == 0 and "configuration error" in err and "\x1b" not in err
