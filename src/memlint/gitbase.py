@@ -54,6 +54,11 @@ class GitUnavailable(Exception):
     """Why git cannot answer (shown as a one-line notice)."""
 
 
+class GitRefused(GitUnavailable):
+    """git is not run because the work tree looks tampered with: a check that needs git
+    fails closed (reports this) rather than passing unchecked."""
+
+
 class Repository(NamedTuple):
     """A work tree memlint may run git in: its root and its git directory (real paths)."""
 
@@ -136,7 +141,7 @@ def _work_tree_top(folder: str) -> str:
         if os.path.lexists(os.path.join(folder, ".git")):
             return folder
         if _looks_like_git_dir(folder):
-            raise GitUnavailable(
+            raise GitRefused(
                 f"{folder} looks like a git directory inside the work tree; git is not run there"
             )
         parent = os.path.dirname(folder)

@@ -1,14 +1,15 @@
-"""git is never run from inside the repository it is asked about."""
+"""The repository can neither choose the git program nor switch a git check off."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 import pytest
 
 from tests.security.common import memlint
-from tests.security.test_git_attacks import embedded, markers  # noqa: F401 (fixtures)
+from tests.security.test_git_attacks import NOTE, embedded, markers  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -26,3 +27,41 @@ def test_a_git_in_an_absolute_path_entry_inside_the_work_tree_is_not_run(embedde
     done = memlint(embedded, "check", "--isolated", "--base", "HEAD", "notes/", env={"PATH": path})
     assert sorted(p.name for p in markers.iterdir()) == []
     assert "Traceback" not in done.stderr and "NT016 skipped" not in done.stderr, done.stderr
+
+
+def test_a_decoy_git_folder_does_not_switch_the_append_only_check_off(tmp_path):
+    """A pull request that rewrites a note store's history and adds ``notes/HEAD`` and
+    ``notes/objects/`` (so that git is not run there) must not pass."""
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "notes.jsonl").write_text(NOTE + NOTE.replace("one", "two"))
+    git("init", "-q")
+    git(
+        "-c",
+        "user.email=a@example.com",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "0",
+    )
+    git("add", "-A")
+    git("-c", "user.email=a@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base")
+    (notes / "notes.jsonl").write_text(NOTE.replace("one fact", "rewritten"))
+    (notes / "objects").mkdir()
+    (notes / "HEAD").write_text("")
+    for args, env in (
+        (["--base", "HEAD"], {}),
+        ([], {"PRE_COMMIT": "1"}),
+    ):
+        if env:
+            git("add", "-A")
+        done = memlint(tmp_path, "check", "--isolated", *args, "notes/notes.jsonl", env=env)
+        assert done.returncode == 1 and "NT016" in done.stdout, done.stdout + done.stderr
+        assert "looks like a git directory" in done.stdout

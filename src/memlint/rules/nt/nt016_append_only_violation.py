@@ -17,7 +17,9 @@ Use instead: leave line 2 and append a new note that supersedes it.
 
 ## Fix safety
 No fix. Outside a git repository, or when the store is not in the base
-revision, the check is skipped with a notice on stderr.
+revision, the check is skipped with a notice on stderr. When git is not run
+because the work tree looks tampered with (a committed folder that looks like a
+git directory), the note store is reported as not compared.
 """
 
 import os
@@ -97,6 +99,12 @@ def check(ctx, source):
             base = gitbase.content_at(repo, gitbase.resolve(repo, rev), rel)
             current = source.raw
             label = rev
+    except gitbase.GitRefused as exc:  # a committed decoy must not switch the check off
+        rng = Range(Position(1, 1), Position(1, 1))
+        label = "HEAD" if staged else escape(rev)[:40]
+        message = f"cannot compare with {label}: {escape(str(exc))}"
+        yield ctx.report_at(source.path, source.display, rng, message)
+        return
     except gitbase.GitUnavailable as exc:
         print(
             f"memlint: NT016 skipped for {escape(source.display)}: {escape(str(exc))}",
