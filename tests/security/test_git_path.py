@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from tests.security.common import memlint
-from tests.security.test_git_attacks import NOTE, embedded, markers  # noqa: F401 (fixtures)
+from tests.security.test_git_attacks import GT001_CONFIG, NOTE, embedded, markers  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -65,3 +65,17 @@ def test_a_decoy_git_folder_does_not_switch_the_append_only_check_off(tmp_path):
         done = memlint(tmp_path, "check", "--isolated", *args, "notes/notes.jsonl", env=env)
         assert done.returncode == 1 and "NT016" in done.stdout, done.stdout + done.stderr
         assert "looks like a git directory" in done.stdout
+
+
+def test_a_decoy_git_folder_does_not_switch_gt001_off(tmp_path):
+    """A local-only store committed together with ``HEAD`` and ``objects/`` in it."""
+    (tmp_path / ".memlint.toml").write_text(GT001_CONFIG)
+    notes = tmp_path / "notes"
+    (notes / "objects").mkdir(parents=True)
+    (notes / "HEAD").write_text("")
+    (notes / "notes.jsonl").write_text(NOTE)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, capture_output=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True, capture_output=True)
+    done = memlint(tmp_path, "check", "--output-format", "concise", ".")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "notes/notes.jsonl:1:1: GT001 error: cannot tell whether git tracks" in done.stdout

@@ -53,6 +53,12 @@ def check(ctx, store):
         repo = gitbase.repository(store.root)
         tracked_set = gitbase.listed(repo, store.root, "--cached")
         trackable_set = gitbase.listed(repo, store.root, "--others", "--exclude-standard")
+    except gitbase.GitRefused as exc:  # a committed decoy must not switch the check off
+        first = next(iter((*store.files, *store.notes)), None)
+        if first is not None:
+            message = f"cannot tell whether git tracks this store: {escape(str(exc))}"
+            yield ctx.report(first, 0, 0, message)
+        return
     except gitbase.GitUnavailable as exc:
         if str(exc) != gitbase.NOT_A_REPOSITORY:
             print(
