@@ -97,6 +97,9 @@ def run_hook_command(args, parser) -> int:
         return run_claude_code(["--strict"] if args.strict else [])
     path = settings_path(args.scope, os.getcwd())
     try:
+        folder = os.path.dirname(path)
+        if args.scope != "user" and os.path.islink(folder):  # committed: may point anywhere
+            raise SettingsError(f"{folder}: is a symlink; not changed")
         old = _read(path)
         data = _parse(old, path)
         unchanged = json.dumps(data)

@@ -124,3 +124,15 @@ def test_the_hook_escapes_what_it_logs(tmp_path):
     }
     code, _, err = run_hook(root, json.dumps(event).encode())
     assert code == 0 and "configuration error" in err and "\x1b" not in err
+
+
+@pytest.mark.parametrize("scope", ["project", "local"])
+def test_hook_install_never_writes_through_a_committed_claude_symlink(tmp_path, scope):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".claude").symlink_to(outside)
+    done = memlint(project, "hook", "install", "--scope", scope)
+    assert done.returncode == 2 and "symlink" in done.stderr, done.stdout + done.stderr
+    assert list(outside.iterdir()) == []
