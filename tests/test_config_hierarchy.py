@@ -73,3 +73,38 @@ def test_a_bad_config_in_a_store_folder_is_exit_2(tree, capsys):
     (tree / "b" / ".memlint.toml").write_text("bogus = 1\n")
     code, out, err = run(capsys)
     assert code == 2 and out == "" and "unknown option(s): bogus" in err
+
+
+FIX_TREE = {
+    ".memlint.toml": 'ignore = ["FS008"]\n',
+    "a/.memlint.toml": 'ignore = ["FS008", "IX005"]\n',
+    "a/MEMORY.md": "- [A](user_a.md) — a\n- [A](user_a.md) — a\n",
+    "a/user_a.md": memory("user_a").rstrip("\n"),
+    "b/.memlint.toml": 'extend-select = ["FS008"]\n',
+    "b/MEMORY.md": "- [B](user_b.md) — b\n- [B](user_b.md) — b\n",
+    "b/user_b.md": memory("user_b").rstrip("\n"),
+}
+
+
+def findings(capsys, *argv: str) -> set[tuple[str, str]]:
+    _, out, _ = run(capsys, *argv)
+    return {
+        (line.split(":", 1)[0], line.split(": ", 2)[1].split()[0])
+        for line in out.splitlines()
+        if line.startswith(("a/", "b/"))
+    }
+
+
+def test_fix_uses_each_stores_own_settings_as_check_does(tmp_path, monkeypatch, capsys):
+    write_files(tmp_path, FIX_TREE)
+    monkeypatch.chdir(tmp_path)
+    before = {(path, code) for path, code in findings(capsys) if code in ("FS008", "IX005")}
+    assert before == {("b/MEMORY.md", "IX005"), ("b/user_b.md", "FS008")}
+    a_before = {name: (tmp_path / "a" / name).read_bytes() for name in ("MEMORY.md", "user_a.md")}
+    run(capsys, "--fix")
+    after = findings(capsys)
+    assert not after & before  # what check found in b was fixed
+    assert (tmp_path / "b" / "user_b.md").read_text().endswith("Body of user_b.\n")
+    assert (tmp_path / "b" / "MEMORY.md").read_text() == "- [B](user_b.md) — b\n"
+    for name, data in a_before.items():  # the working directory's config would fix IX005
+        assert (tmp_path / "a" / name).read_bytes() == data

@@ -44,13 +44,14 @@ class SnapshotDiscovery(Discovery):
     the fixes applied so far (created files included).
     """
 
-    def __init__(self, settings: Settings, cwd: str) -> None:
-        super().__init__(settings, cwd)
+    def __init__(self, settings: Settings, cwd: str, settings_for=None) -> None:
+        super().__init__(settings, cwd, settings_for=settings_for)
         self.original: dict[str, bytes] = {}
         self.current: dict[str, bytes] = {}
         self.created: set[str] = set()
         self.modes: dict[str, int] = {}
         self.only: str | None = None  # with stdin: the one file that may be fixed
+        self.own_rules: dict[int, list] = {}  # the rules of each store's own settings
 
     def _read(self, path: str, rel: str, display: str) -> SourceFile:
         if path in self.current:
@@ -142,15 +143,17 @@ def fix_paths(
     cwd: str | None = None,
     stdin: tuple[str, bytes] | None = None,
     overrides: dict[str, bytes] | None = None,
+    settings_for=None,
 ) -> FixOutcome:
     """Fix the stores under ``paths``; write the result unless ``write`` is false.
 
     ``stdin`` is ``(filename, data)``: fix ``data`` as that file (never written).
     ``overrides`` maps more absolute paths to the content they are read as (an editor's
     unsaved buffers), not reported on; nothing is written then either.
-    Raises ``discovery.UsageError`` for unusable paths, like ``discover``.
+    ``settings_for`` gives each store's folder its own settings (nested config files),
+    as in ``discover``. Raises ``discovery.UsageError`` for unusable paths, like ``discover``.
     """
-    finder = SnapshotDiscovery(settings, os.path.abspath(cwd or os.getcwd()))
+    finder = SnapshotDiscovery(settings, os.path.abspath(cwd or os.getcwd()), settings_for)
     if overrides:
         write = False
         finder.overrides.update(overrides)
@@ -439,8 +442,21 @@ def _converge(
 
 
 def _lint(finder: SnapshotDiscovery, settings: Settings, rules: list):
+    """Lint each store with its own settings and rules (those of its config file), as
+    ``check`` does, else with ``settings`` and ``rules``."""
+    from memlint.engine import selected_rules
+
     stores = finder.load()
-    return stores, [(store, lint_store(store, settings, rules)) for store in stores]
+    linted = []
+    for store in stores:
+        if store.settings is None:
+            linted.append((store, lint_store(store, settings, rules)))
+            continue
+        own = finder.own_rules.get(id(store.settings))
+        if own is None:
+            own = finder.own_rules[id(store.settings)] = selected_rules(store.settings)
+        linted.append((store, lint_store(store, store.settings, own)))
+    return stores, linted
 
 
 def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]:
@@ -646,7 +662,9 @@ def _display_of(path: str, diagnostic: Diagnostic) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(diagnostic.display_path), rel))
 
 
-def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | None = None) -> int:
+def run_fix(
+    args, settings: Settings, rules: list, stdin: tuple[str, bytes] | None = None, settings_for=None
+) -> int:
     """``memlint check --fix | --diff | --fix-only``: fix, report, and pick the exit status.
 
     With ``stdin``, the fixed text goes to stdout and the report to stderr.
@@ -654,9 +672,10 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
     import sys
 
     from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
+    from memlint.config import ConfigError
     from memlint.discovery import UsageError
     from memlint.engine import CRASH_CODE
-    from memlint.run import emit_report, report_barren_paths, report_text
+    from memlint.run import _check_selectors, emit_report, report_barren_paths, report_text
 
     try:
         outcome = fix_paths(
@@ -666,8 +685,12 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
             unsafe=args.unsafe_fixes,
             write=not args.diff,
             stdin=stdin,
+            settings_for=settings_for,
         )
-    except UsageError as exc:
+        for store in outcome.stores:
+            if store.settings is not None:
+                _check_selectors(store.settings)
+    except (UsageError, ConfigError) as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
@@ -705,4 +728,9 @@ def run_fix(args, settings: Settings, rules: list, stdin: tuple[str, bytes] | No
         return EXIT_FAIL
     if args.fix_only or args.exit_zero:
         return EXIT_OK
-    return EXIT_FAIL if any(d.severity >= settings.fail_on for d in remaining) else EXIT_OK
+    fail_on = {store.root: (store.settings or settings).fail_on for store in outcome.stores}
+    roots = set(fail_on)
+    failing = any(
+        d.severity >= fail_on.get(_owner(d.path, roots), settings.fail_on) for d in remaining
+    )
+    return EXIT_FAIL if failing else EXIT_OK

@@ -168,7 +168,8 @@ def run_check(args) -> int:
         from memlint.fixer import run_fix
 
         args.paths = [*paths, *(["-"] if stdin else [])]  # with the auto memory folder
-        return run_fix(args, settings, selected_rules(settings), stdin)
+        settings_for = tree.for_folder if tree.hierarchical else None
+        return run_fix(args, settings, selected_rules(settings), stdin, settings_for)
     caches = _result_caches(args, settings)
     try:
         if (args.staged or args.auto_memory) and not (paths or touched or stdin):
