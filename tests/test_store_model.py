@@ -309,3 +309,26 @@ def test_a_jsonl_nested_too_deep_is_explained_not_a_traceback(tmp_path):
         assert "Traceback" not in done.stderr
         assert "logs/deep.jsonl" in done.stderr + done.stdout
         assert "0 of its first 1 records" in done.stderr + done.stdout
+
+
+def test_a_named_store_keeps_its_nested_stores_separate(tmp_path):
+    index = "# I\n- [{0}]({0}.md) — fact {0}\n"
+    write_files(
+        tmp_path,
+        {
+            "s/MEMORY.md": index.format("user_a"),
+            "s/user_a.md": memory("user_a"),
+            "s/sub/MEMORY.md": index.format("user_b"),
+            "s/sub/user_b.md": memory("user_b"),
+            "s/sub/user_c.md": memory("user_c"),
+        },
+    )
+    expected = {("IX002", "s/sub/user_c.md", 1)}
+    for named in (
+        (".",),
+        ("s",),
+        ("s/sub",),
+        ("s/user_a.md", "s/sub/user_b.md", "s/sub/user_c.md"),
+    ):
+        assert findings(tmp_path, *named) == expected, named
+    assert stores(tmp_path, "s") == stores(tmp_path, ".") == ["s", "s/sub"]

@@ -274,6 +274,10 @@ class Discovery:
                 plan.report_all()
             else:
                 plan.add_report(path)
+            nested, _ = self._scan_for_roots(path, claimed="index")
+            for found in nested:  # stores with their own index below: separate, as from above
+                if found.path != root.path:
+                    self._plan(found).report_all()
             return
         roots, notes = self._scan_for_roots(path)
         for found in roots:
@@ -320,14 +324,16 @@ class Discovery:
                 f"not the store's: {shown}"
             )
 
-    def _scan_for_roots(self, top: str) -> tuple[list[Root], list[str]]:
-        """Store roots and JSONL files under ``top`` (which belongs to no store), walking
-        top-down: the same roots :meth:`store_of` finds bottom-up."""
+    def _scan_for_roots(
+        self, top: str, claimed: str | None = None
+    ) -> tuple[list[Root], list[str]]:
+        """Store roots and JSONL files under ``top``, walking top-down: the same roots
+        :meth:`store_of` finds bottom-up. ``claimed`` says what ``top`` already belongs to."""
         roots: list[Root] = []
         notes: list[str] = []
         # (directory, what claims it: "index" a store with an index above it, "folder" a
         # store without one, which does not reach into another git work tree, or None)
-        stack: list[tuple[str, str | None]] = [(top, None)]
+        stack: list[tuple[str, str | None]] = [(top, claimed)]
         while stack:
             directory, claimed = stack.pop()
             if claimed == "folder" and os.path.lexists(os.path.join(directory, ".git")):

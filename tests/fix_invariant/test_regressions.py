@@ -318,9 +318,6 @@ def test_a_note_store_above_a_store_does_not_commit_its_fixes_twice(tmp_path):
     assert not fix(tmp_path).changes
 
 
-@pytest.mark.xfail(
-    strict=True, reason="discovery (issue 17, store-model): a named folder hides nested stores"
-)
 def test_a_nested_store_keeps_its_own_memories_whichever_path_is_named(tmp_path):
     files = {
         "s/MEMORY.md": "# I\n- [a](a.md) — a\n",
