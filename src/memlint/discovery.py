@@ -324,9 +324,7 @@ class Discovery:
                 f"not the store's: {shown}"
             )
 
-    def _scan_for_roots(
-        self, top: str, claimed: str | None = None
-    ) -> tuple[list[Root], list[str]]:
+    def _scan_for_roots(self, top: str, claimed: str | None = None) -> tuple[list[Root], list[str]]:
         """Store roots and JSONL files under ``top``, walking top-down: the same roots
         :meth:`store_of` finds bottom-up. ``claimed`` says what ``top`` already belongs to."""
         roots: list[Root] = []
