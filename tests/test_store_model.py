@@ -225,6 +225,48 @@ def test_gitignore_negation_and_info_exclude(tree):
     assert ("IX003", "team/sub/MEMORY.md", 2) not in findings(tree, ".")
 
 
+NESTED_CONFIGS = {
+    # team's own config: its extend-exclude is relative to team/ and applies below it only
+    "team/.memlint.toml": 'extend-exclude = ["sub/drafts"]\n',
+    "team/sub/drafts/MEMORY.md": "- [D](user_d.md) — d\n- [Gone](gone.md) — g\n",
+    "team/sub/drafts/user_d.md": memory("user_d"),
+    "sub/drafts/MEMORY.md": "- [E](user_e.md) — e\n- [Gone](gone.md) — g\n",  # not below team
+    "sub/drafts/user_e.md": memory("user_e"),
+    # keep/'s config lints what git ignores below it: keep/build/ is a store
+    "keep/.memlint.toml": "respect-gitignore = false\n",
+    "keep/build/MEMORY.md": "- [K](user_k.md) — k\n- [Gone](gone.md) — g\n",
+    "keep/build/user_k.md": memory("user_k"),
+}
+NESTED_EXPECTED = EXPECTED | {
+    ("IX003", "sub/drafts/MEMORY.md", 2),
+    ("IX003", "keep/build/MEMORY.md", 2),
+}
+NESTED_STORES = sorted([*STORES, "sub/drafts", "keep/build"])
+
+
+def test_excludes_and_gitignore_follow_the_nearest_config_file(tree):
+    write_files(tree, NESTED_CONFIGS)
+    assert findings(tree, ".") == NESTED_EXPECTED
+    assert stores(tree, ".") == NESTED_STORES
+    assert findings(tree, *NESTED_STORES) == NESTED_EXPECTED
+    named = every_file(tree)
+    assert findings(tree, "--force-exclude", *named) == NESTED_EXPECTED
+    assert stores(tree, "--force-exclude", *named) == NESTED_STORES
+    out = memlint(tree, "--show-files").stdout
+    assert "team/sub/drafts/: skipped (excluded by `sub/drafts`)" in out
+    assert "build/: skipped (ignored by git)" in out
+
+
+def test_core_excludes_file_of_the_users_git_config(tree, monkeypatch):
+    home = tree.parent / "home"
+    write_files(home, {".gitconfig": "[user]\n\tname = x\n[core]\n\texcludesFile = ~/ignored\n"})
+    (home / "ignored").write_text("team/sub/\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    assert findings(tree, ".") == EXPECTED - {("IX003", "team/sub/MEMORY.md", 2)}
+    assert "team/sub/: skipped (ignored by git)" in memlint(tree, "--show-files").stdout
+
+
 def test_gitignore_applies_only_inside_a_git_work_tree(tmp_path):
     write_files(tmp_path, {".gitignore": "build/\n", "build/MEMORY.md": "- [G](g.md) — g\n"})
     assert findings(tmp_path, ".") == {("IX003", "build/MEMORY.md", 1)}

@@ -13,7 +13,7 @@ stores top-down. A store root is, in this order:
   Markdown has frontmatter, or any folder where most Markdown files carry
   memory frontmatter (``description`` and a memory ``type``).
 
-Folders matched by ``exclude``/``extend-exclude`` (relative to the config file)
+Folders matched by ``exclude``/``extend-exclude`` (of the nearest config file above them)
 or ignored by git are passed over, and so are paths named on the command line
 with ``force-exclude``. The walk uses ``lstat`` information only and never
 follows a symlink. When individual files are given (as pre-commit does), their
@@ -103,7 +103,7 @@ class Discovery:
         self.configured = {os.path.normpath(s.path): s for s in settings.stores}
         self.overrides: dict[str, bytes] = {}
         self.started_ns = time.time_ns()
-        self.pruner = Pruner(settings)
+        self.pruner = Pruner(settings, settings_for)
         self.notices: list[str] = []  # what was passed over and why (``--show-files``)
         self._strong: dict[str, Root | None] = {}
         self._weak: dict[str, str | None] = {}
@@ -152,7 +152,8 @@ class Discovery:
     def weak_reason(self, directory: str) -> str | None:
         """Why ``directory``, which has no index, holds memory files (else ``None``)."""
         if directory not in self._weak:
-            self._weak[directory] = _memory_folder_reason(directory, self.settings)
+            settings = self.settings_for(directory) if self.settings_for else self.settings
+            self._weak[directory] = _memory_folder_reason(directory, settings)
         return self._weak[directory]
 
     def store_of(self, directory: str) -> Root | None:
@@ -708,12 +709,33 @@ class _Excludes:
 class Pruner:
     """Which folders and files a walk passes over, and why: ``exclude``/``extend-exclude``
     (a file or folder name, or a path relative to the config file's folder) and, with
-    ``respect-gitignore``, what git ignores."""
+    ``respect-gitignore``, what git ignores. As in ruff, an entry follows the settings of
+    its folder (``settings_for``: the nearest config file above it), else ``settings``."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, settings_for=None) -> None:
+        self.settings = settings
+        self.settings_for = settings_for
         self.excludes = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
-        self.base = settings.config_dir.rstrip(os.sep) + os.sep
-        self.gitignore = GitIgnore() if settings.respect_gitignore else None
+        self.gitignore = GitIgnore()
+        self._by_folder: dict[str, tuple[_Excludes, str, bool]] = {}
+        self._by_settings: dict[int, tuple[_Excludes, str, bool]] = {}
+
+    def _rules_of(self, folder: str) -> tuple[_Excludes, str, bool]:
+        """The excludes, their base folder and ``respect-gitignore`` for entries of ``folder``."""
+        found = self._by_folder.get(folder)
+        if found is None:
+            settings = self.settings_for(folder) if self.settings_for else self.settings
+            found = self._by_settings.get(id(settings))
+            if found is None:
+                found = self._by_settings[id(settings)] = (
+                    self.excludes
+                    if settings is self.settings
+                    else _Excludes(set(settings.exclude) | set(settings.extend_exclude)),
+                    settings.config_dir.rstrip(os.sep) + os.sep,
+                    settings.respect_gitignore,
+                )
+            self._by_folder[folder] = found
+        return found
 
     def why(self, path: str, is_dir: bool, above: list[str] | None = None) -> str | None:
         """Why ``path`` is passed over, or ``None``; ``above`` are folders above it that a
@@ -726,12 +748,13 @@ class Pruner:
         return self._why(path, is_dir)
 
     def _why(self, path: str, is_dir: bool) -> str | None:
+        excludes, base, respect_gitignore = self._rules_of(os.path.dirname(path))
         name = os.path.basename(path)
-        rel = path[len(self.base) :].replace(os.sep, "/") if path.startswith(self.base) else name
-        pattern = self.excludes.which(rel, name)
+        rel = path[len(base) :].replace(os.sep, "/") if path.startswith(base) else name
+        pattern = excludes.which(rel, name)
         if pattern is not None:
             return f"excluded by `{pattern}`"
-        if self.gitignore is not None and self.gitignore.ignored(path, is_dir):
+        if respect_gitignore and self.gitignore.ignored(path, is_dir):
             return "ignored by git"
         return None
 
@@ -808,8 +831,47 @@ def _ignore_spec(path: str | None):
 
 
 def _global_excludes() -> str | None:
-    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return os.path.join(config, "git", "ignore")
+    """The user's global ignore file: ``core.excludesFile`` of the user's own git config
+    (``$XDG_CONFIG_HOME/git/config``, then ``~/.gitconfig``, which wins, as git reads them),
+    else ``$XDG_CONFIG_HOME/git/ignore``. No repository config is read and git is not run;
+    a value that is not an absolute (or ``~/``) path is passed over."""
+    home = os.path.expanduser("~")
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    found = os.path.join(config, "git", "ignore")
+    for path in (os.path.join(config, "git", "config"), os.path.join(home, ".gitconfig")):
+        value = _core_excludes_file(path)
+        if value is not None and os.path.isabs(os.path.expanduser(value)):
+            found = os.path.expanduser(value)
+    return found
+
+
+GIT_SECTION = re.compile(r"^\s*\[([^\]]*)\]")
+GIT_EXCLUDES_FILE = re.compile(
+    r'^\s*excludesfile\s*=\s*(?:"([^"\\]*)"|([^"#;]*?))\s*(?:[#;].*)?$', re.IGNORECASE
+)
+
+
+def _core_excludes_file(path: str) -> str | None:
+    """The last ``excludesFile`` of the ``[core]`` section of the git config file ``path``
+    (a regular file of the user's, read up to 1 MiB), or ``None``."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            text = handle.read(IGNORE_FILE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = None
+    in_core = False
+    for line in text.splitlines():
+        section = GIT_SECTION.match(line)
+        if section is not None:
+            in_core = section.group(1).strip().lower() == "core"
+            continue
+        value = GIT_EXCLUDES_FILE.match(line) if in_core else None
+        if value is not None:
+            found = value.group(1) if value.group(1) is not None else value.group(2)
+    return found or None
 
 
 def _indexed_subfolder(directory: str) -> str | None:

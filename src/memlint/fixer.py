@@ -696,7 +696,7 @@ def run_fix(
     except KeyboardInterrupt as exc:
         print(f"memlint: interrupted; {_interrupted_text(exc)}", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if report_barren_paths(args.paths, outcome.stores, settings):
+    if report_barren_paths(args.paths, outcome.stores, settings, settings_for):
         return EXIT_ERROR
     for message in [] if args.silent else outcome.warnings:
         print(f"memlint: warning: {message}", file=sys.stderr)

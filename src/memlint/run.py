@@ -194,7 +194,8 @@ def run_check(args) -> int:
     except (UsageError, ConfigError) as exc:
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
-    if report_barren_paths(args.paths, stores, settings):
+    settings_for = tree.for_folder if tree.hierarchical else None
+    if report_barren_paths(args.paths, stores, settings, settings_for):
         for notice in notices:
             print(f"memlint: {escape(notice)}", file=sys.stderr)
         return EXIT_ERROR
@@ -241,7 +242,7 @@ def run_check(args) -> int:
     return EXIT_FAIL if failing else EXIT_OK
 
 
-def report_barren_paths(paths: list[str], stores, settings: Settings) -> bool:
+def report_barren_paths(paths: list[str], stores, settings: Settings, settings_for=None) -> bool:
     """Print an error for each folder named on the command line that yields no store
     (a link to a folder is never followed, so it yields none); whether there was one.
     Files are left alone: pre-commit names every changed Markdown file, memories or not;
@@ -250,7 +251,7 @@ def report_barren_paths(paths: list[str], stores, settings: Settings) -> bool:
 
     cwd = os.getcwd()
     roots = [store.root for store in stores]
-    pruner = Pruner(settings) if settings.force_exclude else None
+    pruner = Pruner(settings, settings_for) if settings.force_exclude else None
     barren = False
     for raw in paths:
         path = os.path.normpath(os.path.join(cwd, raw))
