@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from memlint.cache import CacheSet, StoreCache, config_key, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
+from memlint.selection import is_selected
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store
 
 INDEX_NAME = "MEMORY.md"
+NEAR_DUPLICATE = "DU001"
 LAYOUT_NAMES = frozenset({"memory", "memories"})
 INDEX_HEAD_BYTES = 64 * 1024
 INDEX_LINK = re.compile(r"\]\(<?([^()<>\s]+?\.md)(?:#[^()\s]*)?>?\)")
@@ -493,7 +495,7 @@ class Discovery:
         def parse_memories():
             from memlint.parse import load_memories  # not imported on a memo hit
 
-            return load_memories(readable, cache, self.jobs)
+            return load_memories(readable, cache, self.jobs, _runs_near_duplicates(settings))
 
         memo = cache.memo(store) if cache is not None else None
         if memo is not None:
@@ -828,6 +830,13 @@ def _ignore_spec(path: str | None):
     from pathspec import GitIgnoreSpec
 
     return GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
+
+
+def _runs_near_duplicates(settings: Settings) -> bool:
+    """Whether DU001 may run (its fingerprints are then computed while parsing)."""
+    return is_selected(
+        NEAR_DUPLICATE, True, settings.select, settings.extend_select, settings.ignore
+    )
 
 
 def _global_excludes() -> str | None:

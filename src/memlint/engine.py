@@ -6,13 +6,12 @@ import fnmatch
 import os
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from memlint.cache import StoreCache
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic, Range, Severity
 from memlint.parallel import Batch
-from memlint.rules import load_rule, registry, rule_name
+from memlint.rules import NOTES_FAMILIES, OFF_BY_DEFAULT, load_rule, rule_name, rule_names
 from memlint.rules.base import ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Store
@@ -23,24 +22,47 @@ CRASH_CODE = "MX002"
 JSON_VALIDITY = frozenset({"NT001", "NT002", "NT019", "NT020"})
 
 
-@dataclass(frozen=True)
 class Rule:
-    """A registered rule module seen through its metadata."""
+    """A registered rule module seen through its metadata; given by ``name``
+    (``family.module``), the module is imported on first use."""
 
-    module: object
+    __slots__ = ("_module", "name")
+
+    def __init__(self, module: object = None, name: str | None = None) -> None:
+        self._module = module
+        self.name = name
+
+    @property
+    def module(self):
+        if self._module is None:
+            self._module = load_rule(self.name)
+        return self._module
 
     @property
     def meta(self):
         return self.module.META
 
+    @property
+    def code(self) -> str:
+        """The rule's code (known unimported when given by name)."""
+        if self.name is None:
+            return self.module.META.code
+        return self.name.partition(".")[2].partition("_")[0].upper()
+
+    @property
+    def checks_notes_only(self) -> bool:
+        """Whether the rule's family checks nothing but note stores (known unimported)."""
+        return self.name is not None and self.name.partition(".")[0] in NOTES_FAMILIES
+
 
 def selected_rules(settings: Settings) -> list[Rule]:
+    """The rules ``settings`` select, in code order (none of them imported yet)."""
     return [
-        Rule(module)
-        for code, module in sorted(registry().items())
+        Rule(name=name)
+        for code, name in sorted(rule_names().items())
         if is_selected(
             code,
-            module.META.default_enabled,
+            code not in OFF_BY_DEFAULT,
             settings.select,
             settings.extend_select,
             settings.ignore,
@@ -66,26 +88,28 @@ def lint_store(
     """
     if store.memo is not None:
         found = list(store.memo.found)
-        again = [Rule(load_rule(name)) for name in store.memo.again]
+        again = [Rule(name=name) for name in store.memo.again]
     else:
+        jsonl = store.notes or any(s.path.endswith(".jsonl") for s in store.files)
         active = [
             rule
             for rule in rules
-            if rule.meta.code != UNUSED_SUPPRESSION
+            if (jsonl or not rule.checks_notes_only)
+            and rule.code != UNUSED_SUPPRESSION
             and (rule.meta.scope is Scope.NOTES or store.profile in rule.meta.profiles)
         ]
         found = _StoreRun(store, settings, active, cache).results(jobs)
         again = [rule for rule in active if rule.meta.external]
-        again += [rule for rule in rules if rule.meta.code == UNUSED_SUPPRESSION]
+        again += [rule for rule in rules if rule.code == UNUSED_SUPPRESSION]
         if cache is not None and store.report is None:  # a partial result is no memo
-            names = [rule_name(rule.module) for rule in again]
+            names = [rule.name or rule_name(rule.module) for rule in again]
             cache.remember_memo(store.profile, store.profile_reason, found, names)
     for rule in again:
         if rule.meta.external:
             found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
     found, unused = apply_suppressions(markdown_sources(store), found)
     for rule in again:
-        if rule.meta.code == UNUSED_SUPPRESSION:
+        if rule.code == UNUSED_SUPPRESSION:
             found.extend(_run(rule, store, settings, ((d, d.source) for d in unused)))
     return [d for d in found if _kept(d, store, settings)]
 

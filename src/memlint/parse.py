@@ -8,7 +8,6 @@ import sys
 
 from memlint.cache import StoreCache
 from memlint.parallel import Batch, pool_size
-from memlint.similarity import fingerprint
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import Field, Frontmatter, FrontmatterProblem, parse_frontmatter
 from memlint.sources.index import parse_index
@@ -17,8 +16,9 @@ from memlint.store import Index, Memory
 from memlint.textutil import plain_ascii
 
 
-def load_memory(source: SourceFile) -> Memory:
-    """Parse one memory file: frontmatter, body start and body wikilinks."""
+def load_memory(source: SourceFile, fingerprint: bool = True) -> Memory:
+    """Parse one memory file: frontmatter, body start and body wikilinks; and its
+    near-duplicate fingerprint unless ``fingerprint`` is false (DU001 does not run)."""
     stem = source.rel.rsplit("/", 1)[-1][:-3]
     text = source.text or ""
     frontmatter = parse_frontmatter(text)
@@ -27,7 +27,8 @@ def load_memory(source: SourceFile) -> Memory:
     memory = Memory(source, stem, frontmatter, body_start, links, plain_ascii=plain_ascii(text))
     if frontmatter is not None and "[[" in text[:body_start]:
         memory.links = description_links(memory) + links
-    memory.fingerprint = fingerprint(memory.similarity_text)
+    if fingerprint:
+        memory.fingerprint  # noqa: B018 (computed now: in the worker, and cached with the facts)
     return memory
 
 
@@ -54,9 +55,13 @@ def load_index(source: SourceFile) -> Index:
 
 
 def load_memories(
-    sources: list[SourceFile], cache: StoreCache | None = None, jobs: int | None = None
+    sources: list[SourceFile],
+    cache: StoreCache | None = None,
+    jobs: int | None = None,
+    fingerprints: bool = True,
 ) -> list[Memory]:
-    """The memories of ``sources`` (each readable), from ``cache`` where it has them."""
+    """The memories of ``sources`` (each readable), from ``cache`` where it has them;
+    ``fingerprints``: compute near-duplicate fingerprints while parsing (else on use)."""
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
     for position, source in enumerate(sources):
@@ -70,11 +75,13 @@ def load_memories(
             missing.append(position)
     if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
         for position in missing:
-            memory = memories[position] = load_memory(sources[position])
+            memory = memories[position] = load_memory(sources[position], fingerprints)
             if cache is not None:
                 cache.remember_memory_facts(sources[position], memory_facts(memory))
         return memories
-    batch = Batch(lambda i: memory_facts(load_memory(sources[missing[i]])), len(missing), jobs)
+    batch = Batch(
+        lambda i: memory_facts(load_memory(sources[missing[i]], fingerprints)), len(missing), jobs
+    )
     for position, facts in zip(missing, batch.results(), strict=True):
         memories[position] = rebuild_memory(sources[position], facts, fields_now=True)
         if cache is not None:
@@ -165,7 +172,7 @@ def memory_facts(memory) -> tuple:
         (x.raw, x.target, x.heading, x.label, x.start, x.end, x.target_start, x.target_end)
         for x in memory.links
     )
-    fingerprint = memory.fingerprint
+    fingerprint = memory._fingerprint
     return (
         frontmatter_facts(memory.frontmatter),
         memory.body_start,

@@ -34,9 +34,9 @@ def rule_anchor(code: str, name: str) -> str:
 
 def rule_url(code: str) -> str | None:
     """The rule's section of docs/rules.md at the pinned ref, or ``None`` for no rule."""
-    from memlint.rules import registry
+    from memlint.rules import rule_module
 
-    module = registry().get(code)
+    module = rule_module(code)
     if module is None:
         return None
     anchor = rule_anchor(code, module.META.name)

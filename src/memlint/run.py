@@ -122,15 +122,16 @@ def _with_overrides(
 
 
 def _check_selectors(settings: Settings) -> None:
-    from memlint.rules import registry
+    from memlint.rules import rule_names
 
+    codes = rule_names()
     for selector in (
         *(settings.select or ()),
         *settings.extend_select,
         *settings.ignore,
         *(code for _, codes in settings.per_file_ignores for code in codes),
     ):
-        if selector != "ALL" and not any(code.startswith(selector) for code in registry()):
+        if selector != "ALL" and not any(code.startswith(selector) for code in codes):
             raise ConfigError(f"unknown rule selector `{selector}`")
 
 
@@ -366,7 +367,7 @@ def _listed_rules(output_format: str, rules, settings: Settings) -> tuple[str, .
 
     if output_format not in LISTS_RULES:
         return ()
-    return tuple(rule.meta.code for rule in rules or selected_rules(settings))
+    return tuple(rule.code for rule in rules or selected_rules(settings))
 
 
 def read_stdin(args, settings: Settings) -> tuple[str, bytes] | None:

@@ -59,7 +59,7 @@ class Memory:
     _frontmatter: Frontmatter | tuple | None  # or, rebuilt from cached facts, those facts
     body_start: int
     links: list[WikiLink] = field(default_factory=list)
-    fingerprint: Fingerprint = (0, b"")
+    _fingerprint: Fingerprint | None = None  # computed on first use when not given
     plain_ascii: bool = False  # the text is ASCII without control characters
     _supersession: object = field(default=_UNSET, init=False, repr=False)
     _name: object = field(default=_UNSET, init=False, repr=False)
@@ -153,6 +153,16 @@ class Memory:
     @property
     def body(self) -> str:
         return (self.file.text or "")[self.body_start :]
+
+    @property
+    def fingerprint(self) -> Fingerprint:
+        """The near-duplicate fingerprint (DU001) of ``similarity_text``."""
+        found = self._fingerprint
+        if found is None:
+            from memlint.similarity import fingerprint
+
+            found = self._fingerprint = fingerprint(self.similarity_text)
+        return found
 
     @property
     def similarity_text(self) -> str:

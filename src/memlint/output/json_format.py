@@ -11,7 +11,7 @@ import os
 
 from memlint.diagnostics import Diagnostic, Position
 from memlint.ruledoc import rule_url
-from memlint.rules import registry
+from memlint.rules import rule_module
 
 
 def cwd_path(path: str, cwd: str) -> str:
@@ -28,7 +28,7 @@ def _location(position: Position) -> dict:
 
 
 def diagnostic_dict(diagnostic: Diagnostic, cwd: str) -> dict:
-    meta = getattr(registry().get(diagnostic.code), "META", None)
+    meta = getattr(rule_module(diagnostic.code), "META", None)
     fix = diagnostic.fix
     return {
         "code": diagnostic.code,

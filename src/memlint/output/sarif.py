@@ -23,7 +23,7 @@ from memlint import REPOSITORY_URL, __version__
 from memlint.diagnostics import Diagnostic, Range, Severity
 from memlint.output.text import shown_line
 from memlint.ruledoc import rule_url
-from memlint.rules import registry
+from memlint.rules import rule_module
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -62,7 +62,7 @@ def _limit(text: str) -> str:
 
 
 def rule_descriptor(code: str) -> dict:
-    module = registry().get(code)
+    module = rule_module(code)
     if module is None:  # a code the registry does not know (e.g. a crash report)
         return {
             "id": code,

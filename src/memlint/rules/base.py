@@ -81,17 +81,17 @@ class RuleContext:
 
     def selected(self, code: str) -> bool:
         """Whether the rule ``code`` runs in this run too (by default and the selection)."""
-        from memlint.rules import registry
+        from memlint.rules import OFF_BY_DEFAULT
 
         settings = self.settings
-        default = registry()[code].META.default_enabled
+        default = code not in OFF_BY_DEFAULT
         return is_selected(code, default, settings.select, settings.extend_select, settings.ignore)
 
     def options_of(self, code: str) -> dict[str, object]:
         """The options of the rule ``code`` in this run (its defaults and the settings)."""
-        from memlint.rules import registry
+        from memlint.rules import rule_module
 
-        return {**registry()[code].META.options, **self.settings.options_for(code)}
+        return {**rule_module(code).META.options, **self.settings.options_for(code)}
 
     def report(
         self,

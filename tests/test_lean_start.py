@@ -1,0 +1,81 @@
+"""A run imports and computes only what its selected rules need: the registry
+knows codes without importing rules, note rules stay unimported for a store
+without a note store, and near-duplicate fingerprints are computed only when
+DU001 runs. Results do not change."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memlint.cli import main
+from memlint.rules import FAMILIES, NOTES_FAMILIES, OFF_BY_DEFAULT, registry, rule_names
+from memlint.rules.base import Scope
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "store"
+
+
+def test_rule_names_are_the_modules_codes_each_once() -> None:
+    modules = registry()
+    assert set(modules) == set(rule_names())
+    listed = [importlib.import_module(f"memlint.rules.{f}").RULES for f in FAMILIES]
+    assert len(rule_names()) == sum(map(len, listed))
+    for code, module in modules.items():
+        assert module.META.code == code
+        assert module.__name__ == f"memlint.rules.{rule_names()[code]}"
+
+
+def test_off_by_default_and_note_families_match_the_rules_meta() -> None:
+    modules = registry()
+    assert {code for code, m in modules.items() if not m.META.default_enabled} == OFF_BY_DEFAULT
+    for code, name in rule_names().items():
+        if name.split(".")[0] in NOTES_FAMILIES:
+            assert modules[code].META.scope is Scope.NOTES, code
+
+
+def _imported_after(args: list[str]) -> set[str]:
+    code = (
+        "import json, sys\n"
+        "from memlint.cli import main\n"
+        f"main({args!r})\n"
+        "sys.stderr.write(json.dumps(sorted(m for m in sys.modules if m.startswith('memlint.'))))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    return set(json.loads(result.stderr.strip().splitlines()[-1]))
+
+
+def test_only_selected_rules_are_imported() -> None:
+    imported = _imported_after(["check", str(EXAMPLES), "--no-cache", "-q", "--select", "FS00"])
+    rules = {m for m in imported if m.count(".") == 3 and m.startswith("memlint.rules.")}
+    assert rules and all(m.startswith("memlint.rules.fs.fs00") for m in rules)
+    assert "memlint.similarity" not in imported
+
+
+def test_note_rules_are_not_imported_for_a_store_without_notes() -> None:
+    assert not list(EXAMPLES.rglob("*.jsonl"))
+    imported = _imported_after(["check", str(EXAMPLES), "--no-cache", "-q"])
+    assert "memlint.rules.fs.fs001_unreadable_file" in imported
+    assert not {m for m in imported if m.startswith("memlint.rules.nt.")}
+
+
+def test_no_fingerprint_unless_near_duplicates_run(monkeypatch, capsys) -> None:
+    import memlint.similarity
+
+    def refuse(text: str):
+        raise AssertionError("fingerprint computed")
+
+    main(["check", str(EXAMPLES), "--no-cache", "--output-format", "json", "--exit-zero"])
+    reference = [d for d in json.loads(capsys.readouterr().out) if d["code"] != "DU001"]
+    monkeypatch.setattr(memlint.similarity, "fingerprint", refuse)
+    args = ["check", str(EXAMPLES), "--no-cache", "--output-format", "json", "--exit-zero"]
+    main([*args, "--ignore", "DU001"])
+    assert json.loads(capsys.readouterr().out) == reference
+    with pytest.raises(AssertionError, match="fingerprint computed"):
+        main(["check", str(EXAMPLES), "--no-cache", "-q", "--jobs", "1"])
