@@ -35,6 +35,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from memlint.textutil import LazyPattern
+
 ELLIPSIS = "…"
 
 
@@ -75,13 +77,13 @@ def entropy(value: str) -> float:
 class TokenFormat:
     label: str
     keywords: tuple[str, ...]  # the pattern runs only on a text holding one of them
-    pattern: re.Pattern
+    pattern: re.Pattern | LazyPattern  # compiled when a text holds a keyword
     keep: int
     min_entropy: float = 3.0
 
 
 def _token(label: str, keywords, body: str, keep: int, min_entropy: float = 3.0):
-    pattern = re.compile(r"(?<![A-Za-z0-9_-])" + body + r"(?![A-Za-z0-9_-])")
+    pattern = LazyPattern(r"(?<![A-Za-z0-9_-])" + body + r"(?![A-Za-z0-9_-])")
     keywords = (keywords,) if isinstance(keywords, str) else tuple(keywords)
     return TokenFormat(label, keywords, pattern, keep, min_entropy)
 
