@@ -12,7 +12,8 @@ pre-commit run (``memlint check FILE`` after that one memory was edited) and
 a warm run after 1 % of the memories were edited (edits happen outside the
 timing). Medians, ratios to the floor's median and peak RSS are printed as
 one table, then one JSON line (with the fastest rounds and their ratios too).
-Startup is timed the same way against ``python -c pass``, and so is the Claude
+Startup is timed the same way against ``python -c pass`` (``--version``, a 1-file
+store, a 10-file store and a 300-file store without cache), and so is the Claude
 Code hook (an event about a file in no store; a memory written into a 300-file
 store with a warm cache), and, with the extra ``[lsp]``, ``memlint server``'s
 diagnostics after a ``didChange`` in that store. Before timing,
@@ -251,6 +252,9 @@ def peer_commands(store: str, wanted: bool) -> dict[str, list[str]]:
     return peers
 
 
+SMALL_STORES = ((10, "check_10"), (300, "check_300"))  # what real stores are: no cache
+
+
 def bench_startup(args) -> dict:
     one = os.path.join(args.workdir, "store-one")
     if not os.path.isdir(one):
@@ -260,6 +264,9 @@ def bench_startup(args) -> dict:
         "version": [*memlint_argv(), "--version"],
         "check_one": [*memlint_argv(), "check", one, "-q", "--exit-zero"],
     }
+    for files, name in SMALL_STORES:
+        store = prepare_store(args.workdir, files, args.seed)
+        commands[name] = [*memlint_argv(), "check", store, "-q", "--exit-zero", "--no-cache"]
     for argv in commands.values():
         run_once(argv)
     timings = time_rounds(commands, args.startup_rounds)

@@ -52,6 +52,7 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     assert floor["x_floor"] == floor["x_floor_min"] == 1.0
     assert cold["x_floor_min"] == cold["min_s"] / floor["min_s"] > 0
     assert summary["startup"]["python_pass"]["x_python_min"] == 1.0
+    assert {"check_10", "check_300"} <= set(summary["startup"])
     assert size["identical"] == {"pool": True, "cache_cold": True, "cache_warm": True}
     assert summary["heavy_imports"] == []
     hook = summary["hook"]
