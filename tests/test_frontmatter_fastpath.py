@@ -55,6 +55,11 @@ def test_plain_shapes() -> None:
     assert fields["port"].value == "0o17"  # YAML 1.1 has no 0o prefix
 
 
+def test_trailing_blanks_after_a_colon_stay_on_the_fast_path() -> None:
+    # Claude Code writes ``metadata: `` with a trailing blank; that needs no YAML.
+    assert agrees("name: a\nmetadata: \n  type: feedback\n  note:  \nempty: \n")
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -133,13 +138,14 @@ def blocks(draw) -> str:
         key = draw(KEYS)
         if draw(st.booleans()) and draw(st.integers(0, 4)) == 0:
             indent = " " * draw(st.integers(1, 4))
-            lines.append(f"{key}:")
+            lines.append(f"{key}:" + draw(st.sampled_from(["", " ", "  "])))
             for _ in range(draw(st.integers(1, 3))):
                 lines.append(f"{indent}{draw(KEYS)}: {draw(TOKENS)}")
         else:
             value = draw(TOKENS)
             gap = draw(st.sampled_from([" ", "  "]))
-            lines.append(f"{key}:{gap}{value}" if value else f"{key}:")
+            blank = gap[: draw(st.integers(0, 2))]  # ``key:`` with trailing blanks is null too
+            lines.append(f"{key}:{gap}{value}" if value else f"{key}:{blank}")
         if draw(st.integers(0, 5)) == 0:
             lines.append("")
     return "\n".join(lines) + "\n"

@@ -364,7 +364,7 @@ def plain_value(text: str) -> object:
 
 
 def _scalar_field(key: str, key_start: int, value: str, value_start: int) -> Field | None:
-    if not value:
+    if not value.strip(" "):  # ``key:``, also with trailing blanks: null, or a nested mapping
         return Field(key, None, key_start, value_start, value_start, "")
     first = value[0]
     if first == "'" or first == '"':
