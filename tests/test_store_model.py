@@ -374,3 +374,19 @@ def test_a_named_store_keeps_its_nested_stores_separate(tmp_path):
     ):
         assert findings(tmp_path, *named) == expected, named
     assert stores(tmp_path, "s") == stores(tmp_path, ".") == ["s", "s/sub"]
+
+
+def test_a_named_file_is_checked_even_when_git_ignores_it(tmp_path):
+    """ruff's rule: a path named on the command line is checked unless --force-exclude."""
+    git(tmp_path, "init", "-q")
+    write_files(
+        tmp_path,
+        {
+            "memory/MEMORY.md": "# I\n- [Deploy](user_deploy.md) — deploy\n",
+            "memory/user_deploy.md": memory("user_deploy", "Default DB password: hunter22\n"),
+            "memory/.gitignore": "user_deploy.md\n",
+        },
+    )
+    named = findings(tmp_path, "memory/user_deploy.md")
+    assert ("PV001", "memory/user_deploy.md", 7) in named
+    assert findings(tmp_path, "--force-exclude", "memory/user_deploy.md") == set()

@@ -398,6 +398,7 @@ class Discovery:
             cache = self.caches.for_store(plan.root, config_key(settings, self.cwd))
         pruner = self.pruner
         memory_sources: list[SourceFile] = []
+        named = plan.report or set()  # files named on the command line: checked even if excluded
         root_prefix = plan.root + os.sep
         # (directory, its store-relative prefix, its display prefix): no per-file slicing
         stack = [(plan.root, "", self.display(root_prefix))]
@@ -459,10 +460,10 @@ class Discovery:
                     store.files.append(source)
                     _defer_index(store, source)
                     continue
-                if name.startswith(".") or excluded.match(rel, name):
+                if name.startswith(".") or (path not in named and excluded.match(rel, name)):
                     store.excluded.append(rel)
                     continue
-                if pruner.why(path, False) is not None:
+                if path not in named and pruner.why(path, False) is not None:
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
