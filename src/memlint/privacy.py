@@ -19,9 +19,11 @@ Documented policy (what is *not* reported):
 - home paths: ``/home/user``, ``/home/runner`` and other generic accounts,
   ``/Users/Shared``, ``C:\\Users\\Public``/``Default``, placeholders (``<user>``, ``$USER``);
 - numeric identifiers: runs under 10 digits, digits glued to letters, dots, colons,
-  slashes or dashes (hashes, UUIDs, versions, decimals, URLs), Unix times in seconds or
-  milliseconds between 2000 and 2100, compact ``YYYYMMDD[hhmm[ss]]`` dates; numbers
-  split by spaces or dashes (cards, phones, SSNs) are not matched.
+  slashes or dashes (hashes, UUIDs, versions, decimals, URLs), Unix times between 2000
+  and 2100 (seconds to nanoseconds, by value), compact ``YYYYMMDD[hhmm[ss]]`` dates,
+  ISBN-13s, lists and thousands among grouped digits (see ``_grouped_non_identifier``);
+- IBANs: unknown countries, wrong lengths, a failing mod-97 check;
+- phone numbers: without ``+``, under 8 or over 15 digits, one dot (a decimal).
 
 The redaction marker itself is never reported: a finding overlapping it is dropped.
 """
@@ -463,15 +465,17 @@ TEN_DIGITS = b"0" * 10
 GLUE_BEFORE = frozenset("._/#@$%+-,")
 GLUE_AFTER = frozenset("._/%-,")
 EPOCH_SECONDS = (946_684_800, 4_102_444_800)  # 2000-01-01 .. 2100-01-01
+EPOCH_SCALES = (1, 10**3, 10**6, 10**9)
 
 
 def is_timestamp_like(digits: str) -> bool:
+    """A Unix time between 2000 and 2100 in seconds, milliseconds, microseconds or
+    nanoseconds (by value: ``5555555555554444`` would be the year 2146), or a compact
+    ``YYYYMMDDhhmm[ss]`` date."""
     value = int(digits[:20])
     low, high = EPOCH_SECONDS
-    if len(digits) in (10, 13, 16, 19):
-        scale = 10 ** (len(digits) - 10)
-        if low <= value // scale < high:
-            return True
+    if any(low * scale <= value < high * scale for scale in EPOCH_SCALES):
+        return True
     if len(digits) in (12, 14):
         year, month, day = int(digits[:4]), int(digits[4:6]), int(digits[6:8])
         return 1900 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31
@@ -484,29 +488,100 @@ def has_digit_run(text: str) -> bool:
 
 
 def find_numeric_ids(text: str, min_digits: int = 10) -> list[Finding]:
-    if not has_digit_run(text):
-        return []
+    """Runs of ``min_digits`` or more digits, bare or grouped by single spaces or hyphens
+    (``4839 2017 5634``, ``(415) 555-2671``), that are not timestamps, dates, ISBNs,
+    placeholders or card numbers (PV007), nor glued to letters or to a decimal point."""
     found = []
-    for match in DIGIT_RUN.finditer(text):
-        start, end = match.span()
-        if end - start < min_digits:
-            continue
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if before.isalnum() or before == "_" or after.isalnum() or after == "_":
-            continue
-        if before in GLUE_BEFORE and not (before == "-" and (start < 2 or text[start - 2] == " ")):
-            continue
-        sentence_end = after in ".," and (end + 1 >= len(text) or text[end + 1] in " \n")
-        if after in GLUE_AFTER and not sentence_end:
-            continue
-        digits = match.group()
-        if before != "-" and is_timestamp_like(digits):
-            continue
-        if is_placeholder_number(digits) or is_card_number(digits):  # cards: PV007
-            continue
-        found.append(Finding(start, end, "numeric identifier"))
+    if has_digit_run(text):
+        for match in DIGIT_RUN.finditer(text):
+            start, end = match.span()
+            if end - start < min_digits or _glued(text, start, end):
+                continue
+            digits = match.group()
+            if text[start - 1 : start] != "-" and is_timestamp_like(digits):
+                continue
+            if _not_an_identifier(digits) or "isbn" in text[max(0, start - 12) : start].lower():
+                continue
+            found.append(Finding(start, end, "numeric identifier"))
+    if _may_hold_groups(text):
+        for match in GROUPED_DIGITS.finditer(text):
+            start, end = match.span()
+            digits = "".join(char for char in match.group() if char.isdigit())
+            if len(digits) < min_digits or _glued(text, start, end):
+                continue
+            if _not_an_identifier(digits) or _grouped_non_identifier(match):
+                continue
+            found.append(Finding(start, end, "numeric identifier"))
+    if found and "+" in text:  # the national part of an international number: PV009
+        phones = find_phones(text)
+        found = [f for f in found if not any(p.start < f.end and f.start < p.end for p in phones)]
     return found
+
+
+# Digit groups joined by one kind of separator, a first group in parentheses allowed;
+# groups after the first have at least 3 digits ("10 20 30 40 50" is a list), at most 7
+# (a longer group is a digit run of its own).
+GROUPED_DIGITS = re.compile(
+    r"(?<![0-9A-Za-z_])(?:\([0-9]{2,5}\) ?[0-9]{3,7}(?:(?P<s1>[ -])[0-9]{3,7}){0,5}"
+    r"|[0-9]{2,7}(?P<s2>[ -])[0-9]{3,7}(?:(?P=s2)[0-9]{3,7}){0,5})(?![0-9A-Za-z_])"
+)
+GROUP_GATES = (b"0 000", b"0-000", b") 000")
+YEARS = range(1900, 2101)
+
+
+def _may_hold_groups(text: str) -> bool:
+    """Whether ``text`` may hold ``GROUPED_DIGITS`` (a byte test, as ``has_digit_run``)."""
+    zeroed = text.encode("utf-8", "surrogatepass").translate(DIGITS_AS_ZERO)
+    return any(gate in zeroed for gate in GROUP_GATES)
+
+
+def _glued(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is part of a longer token: letters, a hash, a version,
+    a decimal (``0.48…``, ``0,48…``), a path or URL, an issue ``#``, a ``+`` phone number.
+    A comma is a boundary when no digit is on its other side (``billing,4839…,visa``)."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isalnum() or before == "_" or after.isalnum() or after == "_":
+        return True
+    outer_before = text[start - 2] if start >= 2 else " "
+    outer_after = text[end + 1] if end + 1 < len(text) else " "
+    if before == ",":
+        return outer_before.isdigit()
+    if before == "-":
+        return outer_before not in " \t\n"
+    if before in GLUE_BEFORE:
+        return True
+    if after == ",":
+        return outer_after.isdigit()
+    sentence_end = after == "." and outer_after in " \t\n\"'"
+    return after in GLUE_AFTER and not sentence_end
+
+
+def _not_an_identifier(digits: str) -> bool:
+    return is_placeholder_number(digits) or is_card_number(digits) or is_isbn13(digits)
+
+
+def _grouped_non_identifier(match: re.Match) -> bool:
+    """Grouped digits that are a quantity or a list: thousands (``12 345 678 901``), a
+    list of equal-length numbers split by spaces (ports ``8080 8443 9090``), a date
+    (``2024-01-02 …``) or years (``2019-2020-2021``)."""
+    value = match.group()
+    groups = re.split(r"[ ()-]+", value.strip("()"))
+    if match["s2"] == " " and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]):
+        return True
+    if match["s2"] == " " and len({len(g) for g in groups}) == 1:
+        return True
+    if all(len(g) == 4 and int(g) in YEARS for g in groups):
+        return True
+    return bool(re.match(r"(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:[0-2][0-9]|3[01])", value))
+
+
+def is_isbn13(digits: str) -> bool:
+    """An ISBN-13: 978/979 and a valid EAN check digit (an ISBN-10's check passes for one
+    number in eleven, so it is no sign; its hyphenated form is not a digit run here)."""
+    if len(digits) != 13 or not digits.startswith(("978", "979")):
+        return False
+    return sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits)) % 10 == 0
 
 
 def is_placeholder_number(digits: str) -> bool:
@@ -601,6 +676,85 @@ def find_cards(text: str, allow: Iterable[str] = ()) -> list[Finding]:
     return found
 
 
+# --- IBANs -----------------------------------------------------------------------------------
+
+# A country code, two check digits and the account part: bare or in groups of four
+# separated by single spaces (the printed form); cut to the country's length below.
+IBAN = re.compile(
+    r"(?<![0-9A-Za-z_])[A-Z]{2}[0-9]{2}(?:[0-9A-Z]{10,30}|(?: [0-9A-Z]{4}){2,7}(?: [0-9A-Z]{1,4})?)"
+)
+# IBAN lengths of the countries that issue most of them (SEPA and a few more).
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AT": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29, "CH": 21, "CY": 28,
+    "CZ": 24, "DE": 22, "DK": 18, "EE": 20, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22,
+    "GI": 23, "GL": 18, "GR": 27, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IS": 26, "IT": 27,
+    "KW": 30, "KZ": 20, "LB": 28, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MT": 31,
+    "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TN": 24, "TR": 26, "UA": 29, "VA": 22,
+}  # fmt: skip
+
+
+def iban_valid(iban: str) -> bool:
+    """ISO 13616: the country's length and the mod-97 check (letters count 10..35)."""
+    if IBAN_LENGTHS.get(iban[:2]) != len(iban) or not iban[2:4].isdigit():
+        return False
+    moved = iban[4:] + iban[:4]
+    return int("".join(str(int(char, 36)) for char in moved)) % 97 == 1
+
+
+def find_ibans(text: str) -> list[Finding]:
+    """IBANs of a known country, bare or grouped by spaces, passing the mod-97 check."""
+    found = []
+    for match in IBAN.finditer(text):
+        span = _iban_span(text, match.start(), match.end())
+        if span is not None:
+            found.append(Finding(*span, "IBAN", 4))
+    return found
+
+
+def _iban_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``start``..the end of the IBAN at ``start`` (its country's length), or None."""
+    length = IBAN_LENGTHS.get(text[start : start + 2])
+    if length is None:
+        return None
+    chars, at = 0, start
+    while at < end and chars < length:
+        chars += text[at] != " "
+        at += 1
+    if chars < length or (at < len(text) and (text[at].isalnum() or text[at] == "_")):
+        return None
+    return (start, at) if iban_valid(text[start:at].replace(" ", "")) else None
+
+
+# --- international phone numbers -------------------------------------------------------------
+
+# "+", a country code (no leading 0), then digit groups separated by one space, hyphen or
+# dot, the first may sit in parentheses: +1 (415) 555-2671, +44 20 7946 0958, +33.1.23.45.67.89.
+PHONE = re.compile(
+    r"(?<![0-9A-Za-z_+])\+[1-9][0-9]{0,3}"
+    r"(?:[ .-]?\([0-9]{1,5}\))?(?:[ .-]?[0-9]{1,10}){1,6}(?![0-9A-Za-z_])"
+)
+
+
+def find_phones(text: str) -> list[Finding]:
+    """International phone numbers: ``+`` and 8 to 15 digits, bare or grouped. A
+    decimal (``+52.520008``: one dot) and placeholder digits are not phone numbers."""
+    if "+" not in text:
+        return []
+    found = []
+    for match in PHONE.finditer(text):
+        value = match.group()
+        digits = "".join(char for char in value if char.isdigit())
+        if not 8 <= len(digits) <= 15 or is_placeholder_number(digits[1:]):
+            continue
+        if value.count(".") == 1 or (
+            text.startswith(".", match.end()) and text[match.end() + 1 : match.end() + 2].isdigit()
+        ):
+            continue
+        found.append(Finding(match.start(), match.end(), "phone number", 3))
+    return found
+
+
 # --- shared ----------------------------------------------------------------------------------
 
 Detector = Callable[[str], list[Finding]]
@@ -616,6 +770,8 @@ def all_findings(text: str) -> list[Finding]:
         *find_home_paths(text),
         *find_numeric_ids(text),
         *find_cards(text),
+        *find_ibans(text),
+        *find_phones(text),
     ]
     return _without_overlaps(found)
 

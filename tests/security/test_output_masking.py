@@ -38,6 +38,19 @@ def _key_line() -> str:
     return "".join(secrets.choice(ALNUM) for _ in range(64))
 
 
+def _iban() -> str:
+    """A German IBAN, grouped in fours, with check digits computed here (mod 97)."""
+    account = "".join(secrets.choice(string.digits) for _ in range(18))
+    check = 98 - int(account + "131400") % 97  # D=13, E=14, check digits 00
+    number = f"DE{check:02d}{account}"
+    return " ".join(number[i : i + 4] for i in range(0, len(number), 4))
+
+
+def _phone() -> str:
+    digits = "".join(secrets.choice(string.digits) for _ in range(8))
+    return f"+49 15{secrets.choice('123456789')}{digits[:1]} {digits[1:]}"
+
+
 @pytest.fixture
 def planted(tmp_path) -> tuple[Path, dict[str, str]]:
     """A store with one secret in each quoted place; returns the folder and the secrets."""
@@ -46,6 +59,7 @@ def planted(tmp_path) -> tuple[Path, dict[str, str]]:
         for place in ("name", "description", "target", "wikilink", "successor", "near", "append")
     }
     tokens["successor"] = "ghp_" + tokens["near"][4:].swapcase()  # SU001 notes the near name
+    iban, phone = _iban(), _phone()
     key_body = [_key_line() for _ in range(KEY_LINES)]
     key_block = "\n".join(
         ["-----BEGIN OPENSSH PRIVATE KEY-----", *key_body, "-----END OPENSSH PRIVATE KEY-----"]
@@ -78,11 +92,18 @@ def planted(tmp_path) -> tuple[Path, dict[str, str]]:
                 "metadata:\n  type: user\n---\nbody\n"
             ),
             "e.md": f"---\nname: {tokens['near']}\ndescription: e\nmetadata:\n  type: user\n---\n",
+            # Unindexed (IX002 quotes the description): an IBAN (PV008) and a phone (PV009).
+            "f.md": (
+                f"---\nname: f\ndescription: refunds to {iban}, ring {phone}\n"
+                f"metadata:\n  type: user\n---\nPay {iban} or call {phone} today.\n"
+            ),
             "k.md": f"---\nname: k\ndescription: k\nmetadata:\n  type: user\n---\n{crlf_block}\n",
         },
     )
     pieces = dict(tokens)
     pieces.update({f"key line {i}": line for i, line in enumerate(key_body)})
+    pieces["iban"] = iban[4:-4]  # the mask keeps the country, check digits and last 4
+    pieces["phone"] = phone[3:-4]
     return tmp_path, pieces
 
 
@@ -120,6 +141,7 @@ def test_the_planted_secrets_are_reported(planted):
     )
     codes = {d["code"] for d in found}
     assert {"ID001", "IX002", "IX003", "IX012", "LK001", "SU001", "PV001", "PV002"} <= codes
+    assert {"PV008", "PV009"} <= codes
     assert any(d["code"] == "FS009" and d["filename"] == "s/k.md" for d in found)
     assert any(d["notes"] for d in found if d["code"] == "SU001")
 

@@ -76,7 +76,8 @@ class RuleContext:
         self.store = store
         self.settings = settings
         self.meta = meta
-        self.severity = settings.severity_for(meta.code) or meta.severity
+        configured = settings.severity_for(meta.code)  # INFO is 0: not `or`
+        self.severity = meta.severity if configured is None else configured
         self.options = {**meta.options, **settings.options_for(meta.code)}
 
     def selected(self, code: str) -> bool:

@@ -8,4 +8,6 @@ RULES = (
     "pv005_home_path",
     "pv006_numeric_identifier",
     "pv007_payment_card",
+    "pv008_iban",
+    "pv009_phone_number",
 )
