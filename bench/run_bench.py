@@ -14,9 +14,10 @@ timing). Medians, ratios to the floor's median and peak RSS are printed as
 one table, then one JSON line (with the fastest rounds and their ratios too).
 Startup is timed the same way against ``python -c pass`` (``--version``, a 1-file
 store, a 10-file store and a 300-file store without cache), and so is the Claude
-Code hook (an event about a file in no store; a memory written into a 300-file
-store with a warm cache), and, with the extra ``[lsp]``, ``memlint server``'s
-diagnostics after a ``didChange`` in that store. Before timing,
+Code hook (an event about a file in no store; a memory written into a store of
+each ``--hook-sizes``, 300 and 10k files by default, with a warm cache), and, with
+the extra ``[lsp]``, ``memlint server``'s diagnostics after a ``didChange`` in a
+300-file store. Before timing,
 the outputs with and without cache and with a forced process pool are
 compared; they must be identical.
 """
@@ -274,7 +275,7 @@ def bench_startup(args) -> dict:
     return timings
 
 
-HOOK_STORE_FILES = 300
+SERVER_STORE_FILES = 300
 
 
 def hook_event(path: str, event: dict) -> str:
@@ -283,22 +284,53 @@ def hook_event(path: str, event: dict) -> str:
     return path
 
 
+def size_label(files: int) -> str:
+    return f"{files // 1000}k" if files >= 1000 and files % 1000 == 0 else str(files)
+
+
 def bench_hook(args) -> dict:
     """``memlint hook claude-code``: an event about a file in no store, against
-    ``python -c pass``; and a memory written into a 300-file store whose cache a
-    ``memlint check`` warmed (the event carries the ``originalFile`` Claude Code sends)."""
-    store = prepare_store(args.workdir, HOOK_STORE_FILES, args.seed)
-    project = os.path.dirname(store)
-    target = memory_paths(store)[HOOK_STORE_FILES // 2]
-    outside = hook_event(
-        os.path.join(args.workdir, "hook-not-memory.json"),
+    ``python -c pass``; and, for each of ``--hook-sizes``, a memory written into a store
+    of that size whose cache a ``memlint check`` warmed (the event carries the
+    ``originalFile`` Claude Code sends)."""
+    hook = [*memlint_argv(), "hook", "claude-code"]
+    commands = {"python_pass": [sys.executable, "-c", "pass"], "not_memory": hook}
+    inputs: dict = {}
+    before: dict = {}
+    for files in (parse_size(s) for s in args.hook_sizes.split(",") if s):
+        store = prepare_store(args.workdir, files, args.seed)
+        project = os.path.dirname(store)
+        name = f"memory_{size_label(files)}"
+        event = os.path.join(args.workdir, f"hook-{name}.json")
+        before[name] = memory_writer(store, project, event)
+        run_once([*memlint_argv(), "check", store, "-q", "--exit-zero"], cwd=project)  # warm
+        before[name](0)
+        commands[name] = hook
+        inputs[name] = (event, project)
+        inputs.setdefault("not_memory", (not_memory_event(args.workdir, project), project))
+    for name, argv in commands.items():
+        stdin, cwd = inputs.get(name, (None, None))
+        run_once(argv, stdin=stdin, cwd=cwd)
+    timings = time_rounds(commands, args.startup_rounds, before, inputs=inputs)
+    add_ratios(timings, "python_pass", "x_python")
+    return timings
+
+
+def not_memory_event(workdir: str, project: str) -> str:
+    return hook_event(
+        os.path.join(workdir, "hook-not-memory.json"),
         {
             "cwd": project,
             "tool_name": "Edit",
             "tool_input": {"file_path": os.path.join(project, "src", "app.py")},
         },
     )
-    memory_event = os.path.join(args.workdir, "hook-memory.json")
+
+
+def memory_writer(store: str, project: str, event: str):
+    """A function that edits one memory of ``store`` and writes the Write event for it."""
+    paths = memory_paths(store)
+    target = paths[len(paths) // 2]
 
     def write_memory(round_number: int) -> None:
         with open(target, encoding="utf-8") as handle:
@@ -307,7 +339,7 @@ def bench_hook(args) -> dict:
         with open(target, encoding="utf-8") as handle:
             content = handle.read()
         hook_event(
-            memory_event,
+            event,
             {
                 "cwd": project,
                 "tool_name": "Write",
@@ -316,22 +348,7 @@ def bench_hook(args) -> dict:
             },
         )
 
-    hook = [*memlint_argv(), "hook", "claude-code"]
-    run_once([*memlint_argv(), "check", store, "-q", "--exit-zero"], cwd=project)  # warm
-    write_memory(0)
-    commands = {
-        "python_pass": [sys.executable, "-c", "pass"],
-        "not_memory": hook,
-        "memory_300": hook,
-    }
-    inputs = {"not_memory": (outside, project), "memory_300": (memory_event, project)}
-    for name, argv in commands.items():
-        run_once(argv, stdin=inputs.get(name, (None, None))[0], cwd=project)
-    timings = time_rounds(
-        commands, args.startup_rounds, {"memory_300": write_memory}, inputs=inputs
-    )
-    add_ratios(timings, "python_pass", "x_python")
-    return timings
+    return write_memory
 
 
 class LspPipe:
@@ -393,8 +410,8 @@ def bench_server(args) -> dict | None:
         return None
     from pathlib import Path
 
-    store = prepare_store(args.workdir, HOOK_STORE_FILES, args.seed)
-    target = Path(memory_paths(store)[HOOK_STORE_FILES // 2])
+    store = prepare_store(args.workdir, SERVER_STORE_FILES, args.seed)
+    target = Path(memory_paths(store)[SERVER_STORE_FILES // 2])
     uri, text = target.as_uri(), target.read_text(encoding="utf-8")
     pipe = LspPipe([*memlint_argv(), "server"], os.path.dirname(store))
     pipe.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
@@ -417,7 +434,7 @@ def bench_server(args) -> dict | None:
     pipe.send({"method": "exit"})
     _, status, usage = os.wait4(pipe.process.pid, 0)
     return {
-        "files": HOOK_STORE_FILES,
+        "files": SERVER_STORE_FILES,
         "median_ms": statistics.median(walls) * 1000,
         "min_ms": min(walls) * 1000,
         "peak_mib": usage.ru_maxrss / 1024,
@@ -487,6 +504,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1k,10k", help="comma list, e.g. 1k,10k,100k")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--startup-rounds", type=int, default=20)
+    parser.add_argument(
+        "--hook-sizes", default="300,10k", help="stores a hook round writes a memory into"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memlint-bench"))
     parser.add_argument("--peers", action="store_true", help="add lychee / markdownlint-cli2")

@@ -35,6 +35,8 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
             "1",
             "--startup-rounds",
             "1",
+            "--hook-sizes",
+            "300",
             "--workdir",
             str(tmp_path),
         ],
