@@ -216,14 +216,20 @@ def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
     for key in ("select", "extend-select", "ignore", "exclude", "extend-exclude", "notes"):
         if key in data:
             changes[key.replace("-", "_")] = tuple(_strings(data[key], f"{where}: {key}"))
+    for key in ("select", "extend-select", "ignore"):
+        _check_selectors(changes.get(key.replace("-", "_"), ()), where, key)
     if "per-file-ignores" in data:
         table = _table(data["per-file-ignores"], f"{where}: per-file-ignores")
         changes["per_file_ignores"] = tuple(
             (glob, tuple(_strings(codes, f"{where}: per-file-ignores.{glob}")))
             for glob, codes in table.items()
         )
+        for glob, codes in changes["per_file_ignores"]:
+            _check_selectors(codes, where, f"[per-file-ignores] {glob!r}")
     if "severity" in data:
         table = _table(data["severity"], f"{where}: severity")
+        for code in table:
+            _rule_module(code, where, "[severity]")
         try:
             changes["severity"] = tuple(
                 (code, Severity.parse(str(level))) for code, level in table.items()
@@ -255,14 +261,48 @@ def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
     if "rules" in data:
         table = _table(data["rules"], f"{where}: rules")
         changes["rule_options"] = tuple(
-            (code, tuple(_table(options, f"{where}: rules.{code}").items()))
-            for code, options in table.items()
+            (code, _rule_options(code, options, where)) for code, options in table.items()
         )
     if "notes" in changes:
         changes["notes"] = tuple(
             os.path.normpath(os.path.join(config_dir, p)) for p in changes["notes"]
         )
     return Settings(**changes)
+
+
+def _check_selectors(selectors, where: str, table: str) -> None:
+    from memlint.rules import is_selector
+
+    for selector in selectors:
+        if not is_selector(selector):
+            raise ConfigError(f"{where}: {table}: no rule code starts with `{selector}`")
+
+
+def _rule_module(code: str, where: str, table: str):
+    """The rule module of ``code``, imported alone; ConfigError when no rule has it."""
+    from memlint.rules import load_rule, rule_module_name
+
+    name = rule_module_name(code) if isinstance(code, str) else None
+    if name is None:
+        raise ConfigError(f"{where}: {table}: `{code}` is not a rule code")
+    return load_rule(name)
+
+
+def _rule_options(code: str, options, where: str) -> tuple[tuple[str, object], ...]:
+    """``[rules.CODE]`` checked against the options the rule declares."""
+    table = f"[rules.{code}]"
+    meta = _rule_module(code, where, "[rules]").META
+    checked = []
+    for key, value in _table(options, f"{where}: {table}").items():
+        option = meta.option(key)
+        if option is None:
+            known = ", ".join(o.name for o in meta.options) or "none"
+            raise ConfigError(f"{where}: {table}: unknown option `{key}` (options: {known})")
+        try:
+            checked.append((key, option.parse(value)))
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {table} {key}: {exc}") from None
+    return tuple(checked)
 
 
 def _strings(value, where: str) -> list[str]:

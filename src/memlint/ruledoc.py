@@ -53,9 +53,24 @@ def rule_dict(module) -> dict:
         "profiles": sorted(meta.profiles),
         "fix": meta.fix.value,
         "default_enabled": meta.default_enabled,
-        "options": {key: value for key, value in meta.options.items()},
+        "options": meta.defaults(),
+        "option_details": [option_dict(option) for option in meta.options],
         "explanation": (module.__doc__ or "").strip(),
     }
+
+
+def option_dict(option) -> dict:
+    found = {"name": option.name, "type": option.describe_type(), "default": option.default}
+    if option.minimum is not None:
+        found["minimum"] = option.minimum
+    if option.maximum is not None:
+        found["maximum"] = option.maximum
+    return {**found, "doc": option.doc}
+
+
+def options_text(meta) -> str:
+    """The rule's options, one per line (``memlint rule CODE`` and docs/rules.md)."""
+    return "\n".join(f"- {option.describe()}" for option in meta.options)
 
 
 def rule_text(module) -> str:
@@ -69,7 +84,7 @@ def rule_text(module) -> str:
     if FIX_TEXT[meta.fix]:
         head.append(FIX_TEXT[meta.fix])
     if meta.options:
-        head.append("Options: " + ", ".join(f"`{k}` = {v!r}" for k, v in meta.options.items()))
+        head.append(f"Options, under `[rules.{meta.code}]`:\n{options_text(meta)}")
     return "\n".join(head) + "\n\n" + (module.__doc__ or "").strip() + "\n"
 
 

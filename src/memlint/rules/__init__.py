@@ -45,6 +45,30 @@ def rule_name(module: ModuleType) -> str:
     return module.__name__.removeprefix("memlint.rules.")
 
 
+def rule_module_name(code: str) -> str | None:
+    """``family.module`` of the rule ``code`` (a module is named after its code, as
+    ``ix007_index_line_too_long``), or ``None``; imports no rule."""
+    family = code[:2].lower()
+    if not (code.isalnum() and code.isupper()) or family not in FAMILIES:
+        return None
+    prefix = code.lower() + "_"
+    return next(
+        (f"{family}.{name}" for name in _family(family).RULES if name.startswith(prefix)), None
+    )
+
+
+def is_selector(selector: str) -> bool:
+    """Whether ``selector`` is ``ALL`` or a prefix of some rule's code (imports no rule)."""
+    if selector == "ALL":
+        return True
+    if not (selector.isalnum() and selector.isupper()):
+        return False
+    family, prefix = selector[:2].lower(), selector.lower()
+    if len(selector) < 2:
+        return any(f.startswith(prefix) for f in FAMILIES)
+    return family in FAMILIES and any(name.startswith(prefix) for name in _family(family).RULES)
+
+
 @cache
 def rule_names() -> dict[str, str]:
     """Every rule's code -> ``family.module`` (imports no rule)."""

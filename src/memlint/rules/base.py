@@ -19,7 +19,8 @@ the store's files (git): its results are never cached.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass
 from enum import Enum
 
 from memlint.diagnostics import Diagnostic, Fix, FixAvailability, Range, Severity
@@ -46,6 +47,74 @@ class Scope(Enum):
     STORE = "store"
 
 
+OPTION_TYPES = {
+    int: "integer",
+    float: "number",
+    bool: "true or false",
+    str: "string",
+    list: "list of strings",
+}
+
+
+def toml_value(value: object) -> str:
+    """``value`` as it would be written in a config file."""
+    return json.dumps(value, ensure_ascii=False, default=repr)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting a rule reads from ``[rules.CODE]``: its type (``int``, ``float``,
+    ``bool``, ``str`` or ``list`` of strings), default, bounds and one line of doc.
+    Config load checks every value with ``parse``, so a rule sees only valid values."""
+
+    name: str
+    type: type
+    default: object
+    doc: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, value: object) -> object:
+        """``value`` as read from TOML, checked; ``ValueError`` says what is wrong."""
+        expected = f"expected {self.describe_type()}, got {toml_value(value)}"
+        if self.type is list:
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(expected)
+            return list(value)
+        if isinstance(value, bool) != (self.type is bool):
+            raise ValueError(expected)
+        if self.type is float and isinstance(value, int):
+            value = float(value)
+        if not isinstance(value, self.type):
+            raise ValueError(expected)
+        if self.choices and value not in self.choices:
+            raise ValueError(expected)
+        if isinstance(value, int | float):
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"must be at least {self.minimum}, got {toml_value(value)}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"must be at most {self.maximum}, got {toml_value(value)}")
+        return value
+
+    def describe_type(self) -> str:
+        if self.choices:
+            return " or ".join(f'"{choice}"' for choice in self.choices)
+        return OPTION_TYPES[self.type]
+
+    def describe(self) -> str:
+        """``name`` (type, default ..., bounds): doc, as ``memlint rule CODE`` lists it."""
+        bounds = []
+        if self.minimum is not None:
+            bounds.append(f">= {self.minimum}")
+        if self.maximum is not None:
+            bounds.append(f"<= {self.maximum}")
+        kind = ", ".join([self.describe_type(), f"default {toml_value(self.default)}", *bounds])
+        return f"`{self.name}` ({kind}): {self.doc}"
+
+
 @dataclass(frozen=True)
 class RuleMeta:
     code: str
@@ -56,9 +125,15 @@ class RuleMeta:
     profiles: frozenset[str]
     fix: FixAvailability = FixAvailability.NONE
     default_enabled: bool = True
-    options: dict[str, object] = field(default_factory=dict)
+    options: tuple[Option, ...] = ()
     local: bool = False
     external: bool = False
+
+    def option(self, name: str) -> Option | None:
+        return next((option for option in self.options if option.name == name), None)
+
+    def defaults(self) -> dict[str, object]:
+        return {option.name: option.default for option in self.options}
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +153,7 @@ class RuleContext:
         self.meta = meta
         configured = settings.severity_for(meta.code)  # INFO is 0: not `or`
         self.severity = meta.severity if configured is None else configured
-        self.options = {**meta.options, **settings.options_for(meta.code)}
+        self.options = {**meta.defaults(), **settings.options_for(meta.code)}
 
     def selected(self, code: str) -> bool:
         """Whether the rule ``code`` runs in this run too (by default and the selection)."""
@@ -92,7 +167,7 @@ class RuleContext:
         """The options of the rule ``code`` in this run (its defaults and the settings)."""
         from memlint.rules import rule_module
 
-        return {**rule_module(code).META.options, **self.settings.options_for(code)}
+        return {**rule_module(code).META.defaults(), **self.settings.options_for(code)}
 
     def report(
         self,

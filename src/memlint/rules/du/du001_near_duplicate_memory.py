@@ -77,7 +77,7 @@ from itertools import repeat
 from operator import eq, getitem
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import ALL_PROFILES, LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.base import ALL_PROFILES, LINKED_TYPED, Option, RuleMeta, Scope
 from memlint.similarity import (
     EMPTY,
     SIGNATURE_SIZE,
@@ -107,7 +107,10 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.STORE,
     profiles=ALL_PROFILES,
-    options={"threshold": 0.8, "min-shingles": 8},
+    options=(
+        Option("threshold", float, 0.8, "the similarity reported", minimum=0.0, maximum=1.0),
+        Option("min-shingles", int, 8, "the fewest shingles a compared memory has", minimum=1),
+    ),
 )
 SECTION_BREAK = re.compile(r"[ \t]{0,3}(?:§|(?:[-*_][ \t]*){3,}|#{1,6}(?:[ \t].*)?)[ \t]*\r?")
 NOTE_KEY = ("project", "fact")

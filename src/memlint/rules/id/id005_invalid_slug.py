@@ -38,7 +38,7 @@ No fix: renaming a file breaks every link to it.
 import re
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.base import TYPED, Option, RuleMeta, Scope
 from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
 
 SLUG_CHARS = re.compile(r"[a-z0-9-]*")
@@ -51,7 +51,10 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
-    options={"max-length": 40, "allow-underscore": True},
+    options=(
+        Option("max-length", int, 40, "the longest slug, in characters", minimum=1),
+        Option("allow-underscore", bool, True, "whether `_` may join words"),
+    ),
     local=True,
 )
 

@@ -42,7 +42,7 @@ No fix: shortening a summary needs judgement.
 import os
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+from memlint.rules.base import MARKDOWN_PROFILES, Option, RuleMeta, Scope
 
 META = RuleMeta(
     code="IX007",
@@ -51,7 +51,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.INDEX,
     profiles=MARKDOWN_PROFILES,
-    options={"max-length": 150},
+    options=(Option("max-length", int, 150, "the longest entry line, in characters", minimum=1),),
 )
 
 

@@ -23,9 +23,9 @@ move detail into the memory files, until the index is under 140 lines.
 No fix: which entries to merge or drop is the author's choice.
 """
 
-from memlint.budget import options_of, simulate
+from memlint.budget import MAX_LINES, MAX_SIZE, SIZE_UNITS, options_of, simulate
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
+from memlint.rules.base import TYPED_FREEFORM, Option, RuleMeta, Scope
 from memlint.rules.ix.resolve import resolve
 
 META = RuleMeta(
@@ -35,7 +35,11 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.INDEX,
     profiles=TYPED_FREEFORM,
-    options={"max-lines": 200, "max-size": 25_000, "size-unit": "bytes"},
+    options=(
+        Option("max-lines", int, MAX_LINES, "the lines the loader keeps", minimum=1),
+        Option("max-size", int, MAX_SIZE, "the size the loader keeps", minimum=1),
+        Option("size-unit", str, "bytes", "how size is counted", choices=SIZE_UNITS),
+    ),
 )
 
 

@@ -1,7 +1,8 @@
 """## What it does
 Warns when the index, as the loader sees it (frontmatter and block HTML
-comments stripped), is over 140 lines (`warn-lines`) but still loads whole.
-Past the actual cut, IX008 reports instead.
+comments stripped), is over 140 lines (`warn-lines`) but still loads whole
+within the loader's own 200-line / 25,000-byte budget (IX008's `max-lines`
+and friends do not move it). Past the cut, IX008 reports instead.
 
 ## Why is this bad?
 Claude Code tells the agent to rewrite an index that reaches its limit to
@@ -18,9 +19,9 @@ under 140 lines.
 No fix.
 """
 
-from memlint.budget import options_of, simulate
+from memlint.budget import MAX_LINES, simulate
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
+from memlint.rules.base import TYPED_FREEFORM, Option, RuleMeta, Scope
 
 META = RuleMeta(
     code="IX009",
@@ -29,14 +30,13 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.INDEX,
     profiles=TYPED_FREEFORM,
-    options={"warn-lines": 140},
+    options=(Option("warn-lines", int, 140, "the line count warned about", minimum=1),),
 )
 
 
 def check(ctx, index):
     source = index.file
-    limits = options_of(ctx.settings.options_for("IX008"))
-    result = simulate(source.text or "", index.body_start, **limits)
+    result = simulate(source.text or "", index.body_start)  # the loader's own budget
     warn = int(ctx.options["warn-lines"])
     if result.cut or len(result.lines) <= warn:
         return
@@ -44,6 +44,6 @@ def check(ctx, index):
     start, end = source.line_span(line.number)
     message = (
         f"the index loads as {len(result.lines)} lines, over the {warn}-line target "
-        f"(the loader stops at {limits['max_lines']})"
+        f"(the loader stops at {MAX_LINES})"
     )
     yield ctx.report(source, start, end, message)

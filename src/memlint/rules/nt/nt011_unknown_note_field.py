@@ -22,7 +22,7 @@ No fix: the store is append-only. Option `allowed-fields` (list) accepts more na
 import json
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.base import Option, RuleMeta, Scope
 from memlint.rules.nt.common import KNOWN_FIELDS, NOTES, notes, report
 
 META = RuleMeta(
@@ -32,7 +32,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.NOTES,
     profiles=NOTES,
-    options={"allowed-fields": []},
+    options=(Option("allowed-fields", list, [], "extra fields a note may have"),),
     local=True,
 )
 

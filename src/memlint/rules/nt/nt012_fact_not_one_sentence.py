@@ -25,7 +25,7 @@ No fix: the store is append-only, and splitting a fact needs judgement.
 """
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import RuleMeta, Scope
+from memlint.rules.base import Option, RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
 from memlint.rules.nt.facts import sentence_count
 
@@ -36,7 +36,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.NOTES,
     profiles=NOTES,
-    options={"max-length": 250},
+    options=(Option("max-length", int, 250, "the longest `fact`, in characters", minimum=1),),
     local=True,
 )
 

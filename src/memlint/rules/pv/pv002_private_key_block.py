@@ -30,7 +30,7 @@ rewrite the history and revoke the key.
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_private_keys
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
 
 META = RuleMeta(
     code="PV002",
@@ -40,7 +40,7 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"allow-patterns": []},
+    options=(ALLOW_PATTERNS,),
     local=True,
 )
 

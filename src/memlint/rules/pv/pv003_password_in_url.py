@@ -24,7 +24,7 @@ ports (`host:8080@`) are not reported.
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_url_passwords
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
 
 META = RuleMeta(
     code="PV003",
@@ -34,7 +34,7 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"allow-patterns": []},
+    options=(ALLOW_PATTERNS,),
     local=True,
 )
 

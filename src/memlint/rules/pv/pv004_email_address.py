@@ -30,8 +30,8 @@ from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_emails
-from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source, string_list
+from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source, string_list
 
 META = RuleMeta(
     code="PV004",
@@ -41,7 +41,10 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"allow-domains": [], "allow-patterns": []},
+    options=(
+        Option("allow-domains", list, [], "domains whose addresses are not reported"),
+        ALLOW_PATTERNS,
+    ),
     local=True,
 )
 

@@ -27,8 +27,8 @@ from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_home_paths
-from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source, string_list
+from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source, string_list
 
 META = RuleMeta(
     code="PV005",
@@ -38,7 +38,10 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"allow-users": [], "allow-patterns": []},
+    options=(
+        Option("allow-users", list, [], "user names whose home paths are not reported"),
+        ALLOW_PATTERNS,
+    ),
     local=True,
 )
 

@@ -39,8 +39,8 @@ from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_numeric_ids
-from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source
+from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
 
 META = RuleMeta(
     code="PV006",
@@ -50,7 +50,10 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"min-digits": 10, "allow-patterns": []},
+    options=(
+        Option("min-digits", int, 10, "the shortest run of digits reported", minimum=1),
+        ALLOW_PATTERNS,
+    ),
     local=True,
 )
 

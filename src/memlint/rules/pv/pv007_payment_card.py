@@ -38,8 +38,8 @@ from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_cards
-from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source, string_list
+from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source, string_list
 
 META = RuleMeta(
     code="PV007",
@@ -49,7 +49,10 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"allow-numbers": [], "allow-patterns": []},
+    options=(
+        Option("allow-numbers", list, [], "card numbers (test cards) not reported"),
+        ALLOW_PATTERNS,
+    ),
     local=True,
 )
 

@@ -34,7 +34,7 @@ import dataclasses
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_phones
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.rules.pv.scan import check_source
+from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
 
 META = RuleMeta(
     code="PV009",
@@ -44,7 +44,7 @@ META = RuleMeta(
     scope=Scope.FILE,
     profiles=ALL_PROFILES,
     fix=FixAvailability.SOMETIMES,
-    options={"allow-patterns": []},
+    options=(ALLOW_PATTERNS,),
     local=True,
 )
 

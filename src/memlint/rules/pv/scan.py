@@ -12,10 +12,14 @@ from collections.abc import Callable
 
 from memlint.diagnostics import Edit, Fix
 from memlint.privacy import Finding, drop_redacted, mask
+from memlint.rules.base import Option
 from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.jsonl import note_file
 from memlint.sources.yamledit import frontmatter_change, replace_scalar
 
+ALLOW_PATTERNS = Option(
+    "allow-patterns", list, [], "regexes: a finding whose value matches one is not reported"
+)
 APPEND_ONLY_HINT = "the note store is append-only: rewrite its history to remove it"
 
 

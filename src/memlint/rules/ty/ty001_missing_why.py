@@ -44,7 +44,7 @@ No fix: the reason must come from the user, never be invented.
 """
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.base import TYPED, Option, RuleMeta, Scope
 from memlint.rules.ty.sections import (
     has_section,
     labels_of,
@@ -60,7 +60,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
-    options={"labels": ["Why"]},
+    options=(Option("labels", list, ["Why"], "the section labels that count"),),
     local=True,
 )
 

@@ -43,7 +43,7 @@ No fix: how a rule applies must come from the user.
 """
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.base import TYPED, Option, RuleMeta, Scope
 from memlint.rules.ty.sections import (
     has_section,
     labels_of,
@@ -59,7 +59,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
-    options={"labels": ["How to apply"]},
+    options=(Option("labels", list, ["How to apply"], "the section labels that count"),),
     local=True,
 )
 
