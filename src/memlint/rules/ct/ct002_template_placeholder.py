@@ -41,7 +41,7 @@ import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.sources.markdown import prose_lines
+from memlint.rules.ct.spans import first_and_more, spans_in_memory
 
 BRACKET = re.compile(r"(?<!\[)\[([^\[\]\n]{1,200})\](?![(\[\]:])")
 PROMPT = re.compile(r"(?:your|insert|enter|fill[ -]in|e\.g\.?)\b", re.IGNORECASE)
@@ -71,27 +71,21 @@ def check(ctx, memory):
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""
-    found = []
-    description = memory.frontmatter.fields.get("description")
-    if description is not None and isinstance(description.value, str):
-        found += _slots(text, description.value_start, description.value_end)
-    for offset, line in prose_lines(text, memory.body_start):
-        found += _slots(line, 0, len(line), offset)
+    found = spans_in_memory(memory, _slots)
     found += [(m.start(), m.end()) for m in COMMENT_PROMPT.finditer(text, memory.body_start)]
     if not found:
         return
-    start, end = min(found)
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    start, end, more = first_and_more(found)
     slot = text[start:end] if end - start <= 60 else text[start : start + 59] + "…"
     message = f"unfilled template slot `{slot}`{more}: write the value or remove it"
     yield ctx.report(memory.file, start, end, message)
 
 
-def _slots(text: str, start: int, end: int, offset: int = 0) -> list[tuple[int, int]]:
-    """Spans (plus ``offset``) of the slots in ``text[start:end]``."""
+def _slots(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the slots in ``text[start:end]``."""
     found = [(m.start(), m.end()) for m in SLOT.finditer(text, start, end)]
     for match in BRACKET.finditer(text, start, end):
         inner = match.group(1)
         if inner.count(" / ") >= 2 or PROMPT.match(inner):
             found.append((match.start(), match.end()))
-    return [(a + offset, b + offset) for a, b in found]
+    return found

@@ -49,7 +49,7 @@ import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.sources.markdown import prose_lines
+from memlint.rules.ct.spans import first_and_more, spans_in_memory
 
 WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 RELATIVE = re.compile(
@@ -88,24 +88,19 @@ def check(ctx, memory):
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""
-    found = []
-    description = memory.frontmatter.fields.get("description")
-    if description is not None and isinstance(description.value, str):
-        found += [
-            (m.start(), m.end())
-            for m in RELATIVE.finditer(text, description.value_start, description.value_end)
-        ]
-    for offset, line in prose_lines(text, memory.body_start):
-        found += [(offset + m.start(), offset + m.end()) for m in RELATIVE.finditer(line)]
+    found = spans_in_memory(memory, _relative_dates)
     if not found:
         return
-    start, end = min(found)
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    start, end, more = first_and_more(found)
     message = f"relative date `{text[start:end]}`{more}: write the absolute date"
     context = _date_context(memory, text, start)
     if context:
         message += f" ({context})"
     yield ctx.report(memory.file, start, end, message)
+
+
+def _relative_dates(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in RELATIVE.finditer(text, start, end)]
 
 
 def _date_context(memory, text: str, offset: int) -> str | None:
