@@ -137,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_discovery_arguments(check: argparse.ArgumentParser) -> None:
     """ruff's file selection options, and the two ways of naming stores without paths."""
+    import argparse
+
     check.add_argument(
         "--exclude", type=_codes, metavar="PATTERNS", help="replace `exclude` (comma-separated)"
     )
@@ -145,18 +147,14 @@ def _add_discovery_arguments(check: argparse.ArgumentParser) -> None:
     )
     check.add_argument(
         "--force-exclude",
-        action="store_true",
-        default=None,
+        action=argparse.BooleanOptionalAction,
         help="apply the excludes to paths named on the command line too (pre-commit)",
     )
-    check.add_argument("--no-force-exclude", dest="force_exclude", action="store_false")
     check.add_argument(
         "--respect-gitignore",
-        action="store_true",
-        default=None,
+        action=argparse.BooleanOptionalAction,
         help="pass over what git ignores (the default)",
     )
-    check.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false")
     check.add_argument(
         "--staged",
         action="store_true",
