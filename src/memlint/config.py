@@ -12,8 +12,12 @@ import errno
 import os
 import stat
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from memlint.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFIG_NAMES = (".memlint.toml", "memlint.toml", "pyproject.toml")
 PROFILES = ("linked", "typed", "notes", "freeform")
@@ -212,7 +216,7 @@ def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
         )
         raise ConfigError(f"{where}: unknown option(s): {', '.join(unknown)}{hint}")
     config_dir = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
-    changes: dict[str, object] = {"config_path": path, "config_dir": config_dir}
+    changes: dict[str, Any] = {"config_path": path, "config_dir": config_dir}  # Settings(**)
     for key in ("select", "extend-select", "ignore", "exclude", "extend-exclude", "notes"):
         if key in data:
             changes[key.replace("-", "_")] = tuple(_strings(data[key], f"{where}: {key}"))

@@ -185,7 +185,7 @@ def install(data: dict, events: list[str]) -> None:
             for hook in ours:
                 hook["command"] = command
             continue
-        group = {"matcher": matcher} if matcher else {}
+        group: dict[str, object] = {"matcher": matcher} if matcher else {}
         group["hooks"] = [{"type": "command", "command": command, "timeout": TIMEOUT}]
         groups.append(group)
 

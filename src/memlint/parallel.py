@@ -43,8 +43,10 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _call(index: int):
-    return _job(index)
+def _call(index: int) -> object:
+    job = _job
+    assert job is not None  # set before the workers were forked
+    return job(index)
 
 
 class Batch:

@@ -256,7 +256,7 @@ def _lower_assignments(lowered: str) -> Iterator[re.Match]:
     preceded by no letter or digit. Every key name holds one of ``ASSIGNMENT_KEYWORDS``
     at most ``KEYWORD_OFFSET`` characters from its start, so a match is tried only there,
     and only when an operator follows within ``ASSIGNMENT_REACH``."""
-    starts = set()
+    starts: set[int] = set()
     for keyword in ASSIGNMENT_KEYWORDS:
         at = lowered.find(keyword)
         while at != -1:

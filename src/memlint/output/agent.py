@@ -70,9 +70,7 @@ def fix_hint(diagnostic: Diagnostic) -> str:
     note = escape(diagnostic.notes[0]) if diagnostic.notes else None
     if hint and note:
         return f"{hint} ({note})"
-    if hint or note:
-        return hint or note
-    return f"see `memlint rule {diagnostic.code}`"
+    return hint or note or f"see `memlint rule {diagnostic.code}`"
 
 
 def _order(diagnostic: Diagnostic) -> tuple:

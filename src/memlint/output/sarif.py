@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from memlint import REPOSITORY_URL, __version__
-from memlint.diagnostics import Diagnostic, Range, Severity
+from memlint.diagnostics import Diagnostic, Fix, Range, Severity
 from memlint.output.text import shown_line
 from memlint.ruledoc import rule_url
 from memlint.rules import rule_module
@@ -102,9 +102,9 @@ def _region(rng: Range) -> dict:
     }
 
 
-def _fix(diagnostic: Diagnostic, cwd: str) -> dict:
+def _fix(fix: Fix, cwd: str) -> dict:
     by_path: dict[str, list] = {}
-    for edit in diagnostic.fix.edits:
+    for edit in fix.edits:
         by_path.setdefault(edit.path, []).append(
             {
                 "deletedRegion": {
@@ -117,7 +117,7 @@ def _fix(diagnostic: Diagnostic, cwd: str) -> dict:
             }
         )
     return {
-        "description": {"text": diagnostic.fix.title},
+        "description": {"text": fix.title},
         "artifactChanges": [
             {"artifactLocation": artifact_location(path, cwd), "replacements": replacements}
             for path, replacements in sorted(by_path.items())
@@ -167,7 +167,7 @@ def _result(diagnostic: Diagnostic, index: int, cwd: str, fingerprint: str) -> d
         ],
     }
     if diagnostic.fix is not None and diagnostic.fix.edits:
-        result["fixes"] = [_fix(diagnostic, cwd)]
+        result["fixes"] = [_fix(diagnostic.fix, cwd)]
     return result
 
 

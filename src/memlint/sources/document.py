@@ -96,8 +96,10 @@ class SourceFile(_SourceSlots):
         return source
 
     def _read_pending(self) -> None:
-        read, self._pending = self._pending, None
-        read(self)
+        read = self._pending
+        if read is not None:
+            self._pending = None
+            read(self)
 
     raw = _read_first("_raw")
     bom = _read_first("_bom")

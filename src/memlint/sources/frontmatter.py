@@ -106,7 +106,7 @@ def parse_frontmatter(text: str) -> Frontmatter | None:
     block = find_block(text)
     if block is None:
         return None
-    if block == "unclosed":
+    if isinstance(block, str):  # "unclosed"
         fm = Frontmatter(0, 0, 0, 0)
         fm.problems.append(
             FrontmatterProblem("unclosed", "frontmatter opened with `---` is never closed", 0)
@@ -384,6 +384,7 @@ def fast_fields(content: str, base: int) -> dict[str, Field] | None:
         return None
     fields: dict[str, Field] = {}
     parent: Field | None = None
+    parent_values: dict[str, object] = {}  # parent.value once it has children
     child_indent = 0
     pos = 0
     for line in content.split("\n"):
@@ -406,7 +407,7 @@ def fast_fields(content: str, base: int) -> dict[str, Field] | None:
             if children is None:
                 child_indent = indent
                 children = parent.children = {}
-                parent.value = {}
+                parent.value = parent_values = {}
                 parent.style = None
                 parent.value_start = base + line_start + indent
             if key in children:
@@ -417,7 +418,7 @@ def fast_fields(content: str, base: int) -> dict[str, Field] | None:
             if child is None:
                 return None
             children[key] = child
-            parent.value[key] = child.value
+            parent_values[key] = child.value
             continue
         if parent is not None and parent.children is not None:
             parent.value_end = base + line_start

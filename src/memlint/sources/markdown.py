@@ -135,6 +135,7 @@ def _mask_inline(line: str, in_comment: bool) -> tuple[str, bool]:
             i = comment
             continue
         run = CODE_SPAN.match(line, tick)
+        assert run is not None  # line[tick] is a backtick
         ticks = run.group(1)
         close = line.find(ticks, tick + len(ticks))
         while close != -1 and line.startswith("`", close + len(ticks)):

@@ -127,10 +127,11 @@ def _only_changes(before: Frontmatter, after: Frontmatter | None, key: str, valu
 def _without(fields: dict[str, Field], parent: str, child: str) -> dict[str, object]:
     """Every top-level value, with ``parent`` (or ``parent.child``) blanked out."""
     values: dict[str, object] = {name: found.value for name, found in fields.items()}
+    nested = values.get(parent)
     if not child:
         values[parent] = None
-    elif isinstance(values.get(parent), dict):
-        values[parent] = {**values[parent], child: None}
+    elif isinstance(nested, dict):
+        values[parent] = {**nested, child: None}
     return values
 
 
