@@ -1,8 +1,9 @@
-"""Apply fixes: lint, plan every edit, splice bytes, re-lint, repeat until stable.
+"""The fix engine: lint, plan every edit, splice bytes, re-lint, repeat until stable.
 
 The loop works on an in-memory snapshot of each store (read once, at the
 first lint), so a fix run writes each file at most once, at the end, as one
-transaction per store (:mod:`memlint.writer`). Like ruff: only fixes at the
+transaction per store (:mod:`memlint.transaction`). Splicing and diffs live in
+:mod:`memlint.edits`. Like ruff: only fixes at the
 requested applicability are applied, a fix's edits are all-or-nothing, a fix
 overlapping one already accepted waits for the next round, and a run that
 has not settled after ``MAX_ITERATIONS`` rounds is reported, not looped.
@@ -10,7 +11,6 @@ has not settled after ``MAX_ITERATIONS`` rounds is reported, not looped.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import itertools
 import os
@@ -19,18 +19,19 @@ import shutil
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from memlint import writer
+from memlint import transaction, writer
 from memlint.config import Settings
 from memlint.detect import detect_profile
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, applicable
 from memlint.discovery import INDEX_NAME, Discovery
+from memlint.edits import FileChange, diff_text, joined, overlaps, splice
 from memlint.engine import lint_store
 from memlint.parse import load_index, load_memory
-from memlint.privacy import mask_text
 from memlint.sources.document import ReadProblem, SourceFile, decode_into
 from memlint.sources.yamledit import frontmatter_change
 from memlint.store import Store
 from memlint.textutil import escape, plural
+from memlint.transaction import interrupted_text, nearest_root
 
 MAX_ITERATIONS = 100
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -70,7 +71,7 @@ class SnapshotDiscovery(Discovery):
 
     def _load_store(self, plan, roots: set[str]) -> Store:
         store = super()._load_store(plan, roots)
-        created = [p for p in sorted(self.created) if _owner(p, roots) == plan.root]
+        created = [p for p in sorted(self.created) if nearest_root(p, roots) == plan.root]
         if not created:
             return store
         for path in created:
@@ -98,23 +99,6 @@ class SnapshotDiscovery(Discovery):
         return sorted(
             p for p, data in self.current.items() if p in self.created or data != self.original[p]
         )
-
-
-def _owner(path: str, roots: set[str]) -> str | None:
-    """The nearest store root above ``path``."""
-    best = None
-    for root in roots:
-        if path.startswith(root + os.sep) and (best is None or len(root) > len(best)):
-            best = root
-    return best
-
-
-@dataclass(frozen=True, slots=True)
-class FileChange:
-    path: str
-    display: str
-    old: bytes | None
-    new: bytes
 
 
 @dataclass
@@ -174,63 +158,18 @@ def fix_paths(
         ]
         if stdin is not None or not outcome.changes:
             return outcome
-        refused = _precheck(finder, outcome.stores, outcome.changes)  # a dry run too
+        refused = transaction.precheck(outcome.stores, outcome.changes)  # a dry run too
         if not refused:
             break
         frozen.update(refused)
         finder.reset()
     if not write:
         return outcome
-    _remove_stale_temps(outcome.stores, outcome.warnings)
-    failed: set[str] = set()
-    written: list[str] = []
-    roots = {store.root for store in outcome.stores}
-    for store in outcome.stores:  # each change belongs to its nearest store only
-        mine = [c for c in outcome.changes if _owner(c.path, roots) == store.root]
-        if not mine:
-            continue
-        try:
-            writer.commit(store.root, [writer.Change(c.path, c.old, c.new) for c in mine])
-        except writer.WriteError as exc:
-            if exc.left_changed:
-                left = ", ".join(escape(path) for path in exc.left_changed)
-                outcome.errors.append(
-                    f"{escape(exc.path)}: {escape(exc.reason)}; the rollback failed: "
-                    f"{left} left changed, the other files of {escape(store.display_root)} "
-                    "restored"
-                )
-            else:
-                outcome.errors.append(
-                    f"{escape(exc.path)}: {escape(exc.reason)}; "
-                    f"no file of {escape(store.display_root)} was changed"
-                )
-            failed.update(c.path for c in mine)
-        except KeyboardInterrupt:
-            raise Interrupted(written) from None
-        else:
-            written.extend(c.display for c in mine)
+    transaction.remove_stale_temps(outcome.stores, outcome.warnings)
+    failed = transaction.commit(outcome.stores, outcome.changes, outcome.errors)
     if failed:
         _forget(finder, outcome, failed, settings, rules)
     return outcome
-
-
-def _interrupted_text(exc: KeyboardInterrupt) -> str:
-    """What a Ctrl-C left: nothing (before writing), or the stores written before it."""
-    if not isinstance(exc, Interrupted):
-        return "no file was changed"
-    if not exc.written:
-        return "the files being written were restored; no file was changed"
-    written = ", ".join(map(escape, exc.written))
-    return f"the files being written were restored; already written: {written}"
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C while writing: the store being written was rolled back; ``written``
-    lists the files of stores committed before it."""
-
-    def __init__(self, written: list[str]) -> None:
-        super().__init__()
-        self.written = written
 
 
 def _forget(finder, outcome: FixOutcome, paths: set[str], settings: Settings, rules) -> None:
@@ -245,26 +184,6 @@ def _forget(finder, outcome: FixOutcome, paths: set[str], settings: Settings, ru
     outcome.fixed = [d for d in outcome.fixed if not {e.path for e in d.fix.edits} & paths]
     outcome.stores, per_store = _lint(finder, settings, rules)
     outcome.remaining = sorted((d for _, f in per_store for d in f), key=Diagnostic.sort_key)
-
-
-def _precheck(finder: SnapshotDiscovery, stores: list[Store], changes: list[FileChange]):
-    """Paths that cannot be written (changed on disk, a link, ...) and why."""
-    roots = {store.root for store in stores}
-    refused = {}
-    for change in changes:
-        root = _owner(change.path, roots) or os.path.dirname(change.path)
-        try:
-            writer.check_target(root, change.path, change.old)
-        except writer.WriteError as exc:
-            refused[change.path] = exc.reason
-    return refused
-
-
-def _remove_stale_temps(stores: list[Store], warnings: list[str]) -> None:
-    directories = {store.root for store in stores}
-    directories.update(os.path.dirname(s.path) for store in stores for s in store.files)
-    for path in writer.remove_stale_temps(directories):
-        warnings.append(f"removed {escape(path)} left by an interrupted run")
 
 
 def _settle(finder, settings, rules, unsafe, frozen, withheld) -> FixOutcome:
@@ -344,13 +263,13 @@ def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcom
     while added := _added(outcome):
         roots = {store.root for store in outcome.stores}
         _, path = min(added)
-        root = _owner(path, roots)
-        here = {key: where for key, where in added.items() if _owner(key[1], roots) == root}
+        root = nearest_root(path, roots)
+        here = {key: where for key, where in added.items() if nearest_root(key[1], roots) == root}
         suspects = list(
             dict.fromkeys(
                 _fix_key(d)
                 for d in outcome.fixed
-                if root is None or any(_owner(e.path, roots) == root for e in d.fix.edits)
+                if root is None or any(nearest_root(e.path, roots) == root for e in d.fix.edits)
             )
         )
         if not suspects:
@@ -482,7 +401,7 @@ def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]
             continue
         code = diagnostic.code
         if any(
-            _overlaps(e, other) and not _joinable(e, other, code, other_code)
+            overlaps(e, other) and not _joinable(e, other, code, other_code)
             for e in fix.edits
             for other, other_code in taken.get(e.path, ())
         ):
@@ -494,11 +413,6 @@ def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]
     return accepted
 
 
-def _overlaps(a: Edit, b: Edit) -> bool:
-    """Spans that share a byte, or edits at the same start (their order would be a guess)."""
-    return a.start == b.start or (a.start < b.end and b.start < a.end)
-
-
 def _joinable(a: Edit, b: Edit, a_code: str, b_code: str) -> bool:
     """Pure insertions of one rule at one offset: applied in the order they were planned."""
     return a_code == b_code and a.start == a.end == b.start == b.end and not (a.create or b.create)
@@ -508,7 +422,7 @@ def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str |
     """Why ``fix`` must not be applied to the current snapshot, or ``None``."""
     edits = fix.edits
     for first, second in itertools.pairwise(edits):
-        if first.path == second.path and _overlaps(first, second):
+        if first.path == second.path and overlaps(first, second):
             return "its edits overlap"
     by_path: dict[str, list[Edit]] = {}
     for edit in edits:
@@ -554,25 +468,6 @@ def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str |
     return None
 
 
-def _joined(edits: list[Edit]) -> list[Edit]:
-    """``edits`` with insertions at one offset merged into one, in plan order."""
-    merged: dict[tuple[int, int], Edit] = {}
-    for edit in edits:
-        key = (edit.start, edit.end)
-        if key in merged and edit.start == edit.end:
-            edit = replace(merged[key], content=merged[key].content + edit.content)
-        merged[key] = edit
-    return list(merged.values())
-
-
-def splice(data: bytes, edits: list[Edit]) -> bytes:
-    """``data`` with non-overlapping ``edits`` applied (back to front, so offsets hold)."""
-    out = data
-    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        out = out[: edit.start] + edit.content.encode("utf-8") + out[edit.end :]
-    return out
-
-
 def _apply(finder: SnapshotDiscovery, plan) -> str:
     """Splice the accepted fixes into the snapshot; return a digest of the new state.
 
@@ -590,49 +485,12 @@ def _apply(finder: SnapshotDiscovery, plan) -> str:
             finder.current[path] = edits[0].content.encode("utf-8")
             finder.modes[path] = 0o100644
         else:
-            finder.current[path] = splice(finder.current[path], _joined(edits))
+            finder.current[path] = splice(finder.current[path], joined(edits))
     state = hashlib.sha256()
     for path in sorted(finder.current):
         state.update(path.encode("utf-8", "surrogateescape") + b"\0")
         state.update(hashlib.sha256(finder.current[path]).digest())
     return state.hexdigest()
-
-
-def diff_text(changes: list[FileChange]) -> str:
-    """A unified diff of ``changes`` with every line escaped for the terminal and
-    secrets masked (in each whole file, so a multi-line key block is masked too).
-
-    Line breaks are dropped from the display; a ``\\r`` shows as ``\\x0d``
-    unless both versions end every line with CRLF.
-    """
-    out = []
-    for change in changes:
-        old = _split_lines(change.old or b"")
-        new = _split_lines(change.new)
-        crlf = all(line.endswith("\r\n") for line in (*old, *new) if line.endswith("\n"))
-        ending = "\r\n" if crlf else "\n"
-        old_name = "/dev/null" if change.old is None else escape(change.display)
-        lines = difflib.unified_diff(
-            [_display(line, ending) for line in old],
-            [_display(line, ending) for line in new],
-            old_name,
-            escape(change.display),
-            lineterm="",
-        )
-        out.extend(line + "\n" for line in lines)
-    return "".join(out)
-
-
-def _display(line: str, ending: str) -> str:
-    if not line.endswith("\n"):
-        return escape(line) + "\n\\ No newline at end of file"
-    return escape(line.removesuffix(ending))
-
-
-def _split_lines(data: bytes) -> list[str]:
-    """Lines split at ``\\n`` only, each keeping its break, with secrets masked."""
-    parts = mask_text(data.decode("utf-8", "replace")).split("\n")
-    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def show_fixes_text(fixed: list[Diagnostic]) -> str:
@@ -694,7 +552,7 @@ def run_fix(
         print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as exc:
-        print(f"memlint: interrupted; {_interrupted_text(exc)}", file=sys.stderr)
+        print(f"memlint: interrupted; {interrupted_text(exc)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     if report_barren_paths(args.paths, outcome.stores, settings, settings_for):
         return EXIT_ERROR
@@ -731,6 +589,6 @@ def run_fix(
     fail_on = {store.root: (store.settings or settings).fail_on for store in outcome.stores}
     roots = set(fail_on)
     failing = any(
-        d.severity >= fail_on.get(_owner(d.path, roots), settings.fail_on) for d in remaining
+        d.severity >= fail_on.get(nearest_root(d.path, roots), settings.fail_on) for d in remaining
     )
     return EXIT_FAIL if failing else EXIT_OK

@@ -20,7 +20,7 @@ from memlint import writer
 from memlint.config import Settings
 from memlint.diagnostics import Edit
 from memlint.discovery import UsageError, discover
-from memlint.fixer import FileChange, diff_text, splice
+from memlint.edits import FileChange, diff_text, splice
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.index import link_path
