@@ -55,7 +55,8 @@ class LspClient:
                     "textDocument": {
                         "codeAction": {"resolveSupport": {"properties": ["edit"]}}
                         if resolve
-                        else {}
+                        else {},
+                        "rename": {"prepareSupport": True},
                     },
                     "workspace": {
                         "workspaceEdit": {"documentChanges": True},

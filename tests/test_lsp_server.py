@@ -325,6 +325,44 @@ def test_index_links_resolve_to_their_memory(client, workspace):
     client.diagnostics(index)
 
 
+def test_prepare_rename_names_the_span_and_the_stem(client, workspace):
+    alpha = workspace / "store" / "alpha.md"
+    index = workspace / "store" / "MEMORY.md"
+    assert client.initialize_result["capabilities"]["renameProvider"] == {"prepareProvider": True}
+    client.open(alpha)
+    client.diagnostics(alpha)
+
+    def prepare(path, line, character):
+        return client.request(
+            "textDocument/prepareRename",
+            {
+                "textDocument": {"uri": path.as_uri()},
+                "position": {"line": line, "character": character},
+            },
+        )
+
+    on_link = prepare(alpha, 7, 18)  # inside [[beta]]: the target, not the brackets
+    assert on_link == {
+        "range": {"start": {"line": 7, "character": 17}, "end": {"line": 7, "character": 21}},
+        "placeholder": "beta",
+    }
+    on_name = prepare(alpha, 1, 2)  # on `name: alpha`
+    assert on_name["placeholder"] == "alpha"
+    assert on_name["range"]["start"] == {"line": 1, "character": 6}
+    with pytest.raises(LspError, match="rename works on"):
+        prepare(alpha, 7, 2)  # plain body text
+    client.open(index)
+    client.diagnostics(index)
+    on_entry = prepare(index, 2, 12)  # the href of `- [Alpha](alpha.md)`
+    assert on_entry == {
+        "range": {"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 18}},
+        "placeholder": "alpha",
+    }
+    for path in (alpha, index):
+        client.close(path)
+        client.diagnostics(path)
+
+
 def test_rename_returns_mv_edits_and_the_file_rename(client, workspace):
     alpha = workspace / "store" / "alpha.md"
     client.open(alpha)
@@ -443,6 +481,51 @@ def test_fix_all_includes_unsafe_fixes_when_the_client_asks(workspace):
     finally:
         if unsafe.process.poll() is None:
             unsafe.process.kill()
+
+
+def test_each_store_is_linted_and_fixed_with_its_own_settings_as_check_does(tmp_path):
+    """A config file in a store's subfolder does not change the store's settings: the
+    server's diagnostics and fix-all follow the store's, as ``memlint check`` does."""
+    store = tmp_path / "store"
+    (store / "sub").mkdir(parents=True)
+    (store / "MEMORY.md").write_text(
+        "# Memory\n\n- [Beta](beta.md) — second\n- [Old](old.md) — superseded by [[beta]]\n"
+        "- [X](sub/x.md) — x\n",
+        encoding="utf-8",
+    )
+    (store / "beta.md").write_text(BETA, encoding="utf-8")
+    (store / "old.md").write_text(OLD, encoding="utf-8")
+    x = store / "sub" / "x.md"
+    text = memory("x", "x", "See [[old]].")
+    x.write_text(text, encoding="utf-8")
+    (store / "sub" / ".memlint.toml").write_text('ignore = ["LK004"]\n', encoding="utf-8")
+    cli = subprocess.run(
+        [sys.executable, "-m", "memlint", "check", "--output-format", "json"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=SRC),
+        cwd=tmp_path,
+        check=False,
+    )
+    assert [d["code"] for d in json.loads(cli.stdout)] == ["LK004"]
+    own = LspClient(tmp_path)
+    try:
+        own.open(x)
+        assert codes(own.diagnostics(x)) == ["LK004"]
+        (action,) = own.request(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": x.as_uri()},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source.fixAll.memlint"]},
+            },
+        )
+        (change,) = action["edit"]["documentChanges"]
+        assert apply_edits(text, change["edits"]) == text.replace("[[old]]", "[[beta]]")
+        assert own.stop() == 0
+    finally:
+        if own.process.poll() is None:
+            own.process.kill()
 
 
 def test_watched_config_change_reloads_settings(workspace):

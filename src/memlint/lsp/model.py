@@ -64,13 +64,19 @@ class StoreLinter:
         self._settings.clear()
         self._rules.clear()
 
-    def settings_for(self, path: str) -> Settings:
-        """The settings of the nearest configuration file above ``path``; raises ConfigError."""
-        config = find_config(os.path.dirname(path))
+    def settings_at(self, folder: str) -> Settings:
+        """The settings of the nearest configuration file at or above ``folder``;
+        raises ConfigError."""
+        config = find_config(folder)
         settings = self._settings.get(config)
         if settings is None:
             settings = self._settings[config] = load_settings(config)
         return settings
+
+    def settings_for(self, path: str) -> Settings:
+        """The settings that find the store of ``path``: the workspace's, as ``memlint
+        check`` run there uses (each store is then linted with its own)."""
+        return self.settings_at(self.cwd)
 
     def rules_for(self, settings: Settings) -> list:
         from memlint.engine import selected_rules
@@ -82,7 +88,8 @@ class StoreLinter:
 
     def root_of(self, path: str, settings: Settings) -> str | None:
         """The root of the store ``path`` belongs to, or ``None`` (outside every store)."""
-        root = Discovery(settings, self.cwd).store_of(os.path.dirname(path))
+        finder = Discovery(settings, self.cwd, settings_for=self.settings_at)
+        root = finder.store_of(os.path.dirname(path))
         if root is not None and root.holds(path):
             return root.path
         return os.path.dirname(path) if path.endswith(".jsonl") else None
@@ -97,7 +104,7 @@ class StoreLinter:
         if root is None:
             return None
         caches = self.caches(settings)
-        finder = Discovery(settings, self.cwd, caches)
+        finder = Discovery(settings, self.cwd, caches, settings_for=self.settings_at)
         for other, text in buffers.items():
             if other == path or self._same_store(finder, other, root):
                 finder.add_override(other, text.encode("utf-8", "surrogatepass"))
@@ -110,6 +117,7 @@ class StoreLinter:
             return None
         found: dict[str, list[Diagnostic]] = {}
         cache = caches.for_store(store.root)
+        settings = store.settings or settings
         # one process: a server has threads, which a forked worker pool must not copy,
         # and a warm lint is faster without the pool (10,000 files: 1.9 s, not 3.8 s)
         for diagnostic in lint_store(store, settings, self.rules_for(settings), cache, 1):
@@ -177,13 +185,16 @@ def dependents(result: LintResult, path: str) -> set[str]:
 
 @dataclass(frozen=True)
 class LinkSpan:
-    """A link in a file at text offsets ``start``..``end`` and what it points to."""
+    """A link in a file at text offsets ``start``..``end`` and what it points to;
+    ``name_start``..``name_end`` is the part naming the target (what a rename rewrites)."""
 
     start: int
     end: int
     target: str  # as written
     memory: Memory | None = None
     path: str | None = None  # the file linked (a memory's, or another file of the store)
+    name_start: int = 0
+    name_end: int = 0
 
 
 def links_in(result: LintResult, path: str) -> list[LinkSpan]:
@@ -207,7 +218,17 @@ def links_in(result: LintResult, path: str) -> list[LinkSpan]:
             file_path = target.file.path if target is not None else None
             if file_path is None and resolution.kind == "file" and resolution.rel:
                 file_path = os.path.join(store.root, *resolution.rel.split("/"))
-            found.append(LinkSpan(entry.href_start, entry.href_end, entry.href, target, file_path))
+            found.append(
+                LinkSpan(
+                    entry.href_start,
+                    entry.href_end,
+                    entry.href,
+                    target,
+                    file_path,
+                    entry.href_start,
+                    entry.href_end,
+                )
+            )
         text = index.file.text or ""
         found.extend(_wikilink_span(store, link) for link in scan_wikilinks(text, index.body_start))
     found.sort(key=lambda span: span.start)
@@ -220,7 +241,9 @@ def _wikilink_span(store: Store, link) -> LinkSpan:
     resolution = resolve(store, link.target)
     target = resolution.memories[0] if len(resolution.memories) == 1 else None
     path = target.file.path if target is not None else None
-    return LinkSpan(link.start, link.end, link.target, target, path)
+    return LinkSpan(
+        link.start, link.end, link.target, target, path, link.target_start, link.target_end
+    )
 
 
 def link_at(result: LintResult, path: str, offset: int) -> LinkSpan | None:
@@ -269,18 +292,18 @@ def code_at(result: LintResult, path: str, offset: int) -> str | None:
     return None
 
 
-def rename_target(result: LintResult, path: str, offset: int) -> Memory | None:
-    """The memory a rename at ``offset`` renames: a link's target, or this memory when
-    ``offset`` is on its ``name:`` value."""
+def rename_span(result: LintResult, path: str, offset: int) -> tuple[Memory, int, int] | None:
+    """The memory a rename at ``offset`` renames and the span of text there that names
+    it: a link's target, or this memory's ``name:`` value when ``offset`` is on that line."""
     span = link_at(result, path, offset)
     if span is not None:
-        return span.memory
+        return (span.memory, span.name_start, span.name_end) if span.memory else None
     memory = memory_at(result.store, path)
     if memory is None or memory.frontmatter is None:
         return None
     found = memory.frontmatter.fields.get("name")
     if found is not None and found.key_start <= offset <= found.value_end:
-        return memory
+        return memory, found.value_start, found.value_end
     return None
 
 

@@ -39,6 +39,7 @@ TAGS = {
     "MX001": [lsp.DiagnosticTag.Unnecessary],  # a suppression that suppresses nothing
     "LK004": [lsp.DiagnosticTag.Deprecated],  # a link to a superseded memory
 }
+NOT_RENAMEABLE = "rename works on a [[link]] to a memory or on `name:`"
 WATCHED = ("**/*.md", "**/*.jsonl", *(f"**/{name}" for name in CONFIG_NAMES))
 
 
@@ -523,14 +524,16 @@ def _fix_all(ls: MemlintServer, path: str, result) -> lsp.CodeAction | None:
         own = result.text(path)
     if own is None:
         return None
+    settings = ls.linter.settings_for(path)  # finds the store; the store has its own
     outcome = fix_paths(
         [],
-        result.settings,
-        ls.linter.rules_for(result.settings),
+        settings,
+        ls.linter.rules_for(settings),
         unsafe=ls.unsafe_fixes,
         cwd=ls.linter.cwd,
         stdin=(path, own.encode("utf-8", "surrogatepass")),
         overrides={p: text.encode("utf-8", "surrogatepass") for p, text in buffers.items()},
+        settings_for=ls.linter.settings_at,
     )
     if not outcome.fixed or outcome.errors:
         return None
@@ -649,10 +652,28 @@ def rename(ls: MemlintServer, params: lsp.RenameParams):
     if result is None:
         raise JsonRpcInvalidRequest("not a file of a memory store")
     offset = ls.offset(params.text_document.uri, params.position)
-    memory = model.rename_target(result, path, offset) if offset is not None else None
-    if memory is None:
-        raise JsonRpcInvalidRequest("rename works on a [[link]] to a memory or on `name:`")
-    return _move_edit(ls, result, memory.file.path, params.new_name, with_rename=True)
+    found = model.rename_span(result, path, offset) if offset is not None else None
+    if found is None:
+        raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
+    return _move_edit(ls, result, found[0].file.path, params.new_name, with_rename=True)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(ls: MemlintServer, params: lsp.PrepareRenameParams):
+    """What a rename at the position would rename: the span naming the memory and its
+    file stem (the name ``memlint mv`` gives it), or an error the client shows."""
+    path = _path(params.text_document.uri)
+    result = ls.result_for(path) if path else None
+    offset = ls.offset(params.text_document.uri, params.position) if result else None
+    found = model.rename_span(result, path, offset) if offset is not None else None
+    if found is None:
+        raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
+    memory, start, end = found
+    positions = ls.position_map(path, result)
+    return lsp.PrepareRenamePlaceholder(
+        range=lsp.Range(start=positions.at_offset(start), end=positions.at_offset(end)),
+        placeholder=memory.stem,
+    )
 
 
 def _move_edit(ls, result, source: str, new: str, *, with_rename: bool) -> lsp.WorkspaceEdit:
