@@ -456,6 +456,10 @@ class CacheSet:
         self.secret = secret
         self.stores: dict[str, StoreCache] = {}
 
+    def reopened(self) -> CacheSet:
+        """The same cache for a new run (what this one read or remembered is dropped)."""
+        return CacheSet(self.directory, self.key, self.secret)
+
     def for_store(self, root: str, key: str | None = None) -> StoreCache:
         """The cache of the store at ``root``; ``key`` is its :func:`config_key` when its
         settings are not the run's (a config file of its own)."""

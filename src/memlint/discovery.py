@@ -232,6 +232,11 @@ class Discovery:
         elif exists:
             self._add_file(path, named=True)
 
+    def add_store(self, root: Root, report: set[str] | None) -> None:
+        """Check the store at ``root``, reporting on the paths in ``report`` (files, or
+        folders for what is below them) or, when ``None``, on all of it."""
+        self._plan(root).report = report
+
     def _through_link(self, path: str) -> bool:
         """Whether ``path`` is reached through a symlinked folder below the working
         directory (never followed: the path is passed over, with a notice)."""

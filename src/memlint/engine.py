@@ -174,8 +174,11 @@ class _StoreRun:
         """Local results in file order, then cross-file results in rule order."""
         chunks = -(-len(self.missing) // self.UNITS_PER_TASK)
         # The pool's threshold counts files: a cross-file rule reads every file of the
-        # store, however few are reported on (pre-commit names one).
-        files = max(len(self.units), len(self.store.files) if self.cross else 0)
+        # store, but when few are reported on (pre-commit names one) it reports on those
+        # only, and forked workers would each build the store's tables again.
+        files = len(self.missing)
+        if self.cross and self.store.report is None:
+            files = max(files, len(self.store.files))
         batch = Batch(self._task, len(self.cross) + chunks, jobs, items=files)
         done = iter(batch.results())
         cross = [d for _ in self.cross for d in next(done)]
