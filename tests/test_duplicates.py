@@ -8,7 +8,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlint.rules.du.du001_near_duplicate_memory import near_duplicates
+from memlint.similarity import near_duplicates
 
 WORDS = [f"w{i}" for i in range(3000)]
 
@@ -116,8 +116,14 @@ def test_a_real_value_never_reads_as_an_empty_bucket() -> None:
 
 
 def test_bands_cover_the_signature_and_the_empty_band_is_all_empty_buckets() -> None:
-    from memlint.rules.du.du001_near_duplicate_memory import BAND_BYTES, BAND_ROWS, EMPTY_BAND
-    from memlint.similarity import SIGNATURE_SIZE, VALUE_BYTES, signature
+    from memlint.similarity import (
+        BAND_BYTES,
+        BAND_ROWS,
+        EMPTY_BAND,
+        SIGNATURE_SIZE,
+        VALUE_BYTES,
+        signature,
+    )
 
     empty = signature(set())
     assert BAND_BYTES == BAND_ROWS * VALUE_BYTES and len(empty) == SIGNATURE_SIZE * VALUE_BYTES
@@ -129,7 +135,7 @@ def test_bands_cover_the_signature_and_the_empty_band_is_all_empty_buckets() -> 
 def test_candidate_pairs_do_not_depend_on_how_they_are_parted(monkeypatch) -> None:
     """Parts of one first member each (32-bit offsets at their smallest) or one
     part for all: the same sorted pairs."""
-    from memlint.rules.du import du001_near_duplicate_memory as du
+    from memlint import similarity
     from memlint.similarity import fingerprint
 
     rng = random.Random(3)
@@ -137,19 +143,19 @@ def test_candidate_pairs_do_not_depend_on_how_they_are_parted(monkeypatch) -> No
     texts += [text + " extra words here" for text in texts[:50]]
     rng.shuffle(texts)
     signatures = [fingerprint(text)[1] for text in texts]
-    expected = du.candidate_pairs(signatures)
+    expected = similarity.candidate_pairs(signatures)
     assert len(expected) >= 50 and expected == sorted(set(expected))
-    monkeypatch.setattr(du, "PAIR_VALUES", len(signatures))  # span 1: one part per member
-    assert du.candidate_pairs(signatures) == expected
-    monkeypatch.setattr(du, "PAIR_VALUES", 1 << 32)
-    monkeypatch.setattr(du, "PAIR_PARTS", 1)
-    assert du.candidate_pairs(signatures) == expected
+    monkeypatch.setattr(similarity, "PAIR_VALUES", len(signatures))  # span 1: one part per member
+    assert similarity.candidate_pairs(signatures) == expected
+    monkeypatch.setattr(similarity, "PAIR_VALUES", 1 << 32)
+    monkeypatch.setattr(similarity, "PAIR_PARTS", 1)
+    assert similarity.candidate_pairs(signatures) == expected
 
 
 def test_pairs_ending_at_some_members_are_those_of_all_pairs() -> None:
     """A run that reports on a few memories gets exactly the candidate pairs whose second
     member it reports on: clusters larger than the neighbour window, empty bands."""
-    from memlint.rules.du import du001_near_duplicate_memory as du
+    from memlint import similarity
     from memlint.similarity import fingerprint
 
     rng = random.Random(5)
@@ -159,15 +165,15 @@ def test_pairs_ending_at_some_members_are_those_of_all_pairs() -> None:
     texts += ["two words", "", "a b c"]  # empty buckets
     rng.shuffle(texts)
     signatures = [fingerprint(text)[1] for text in texts]
-    every = du.candidate_pairs(signatures)
+    every = similarity.candidate_pairs(signatures)
     assert len(every) >= 50
     for size in (1, 3, 20, len(texts)):
         for _ in range(5):
             seconds = set(rng.sample(range(len(texts)), size))
             expected = [pair for pair in every if pair[1] in seconds]
-            assert du.pairs_ending_at(signatures, seconds) == expected
+            assert similarity.pairs_ending_at(signatures, seconds) == expected
     members = {b for _, b in every}
-    assert du.pairs_ending_at(signatures, members) == every
+    assert similarity.pairs_ending_at(signatures, members) == every
 
 
 def test_near_duplicates_ending_at_some_texts_are_those_of_all_texts() -> None:
