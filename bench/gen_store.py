@@ -2,21 +2,29 @@
 """Write a deterministic synthetic memory store for benchmarks and tests.
 
 Usage: python bench/gen_store.py OUTDIR --files N [--seed S] [--defect-rate R]
-       [--nesting F] [--notes M] [--force]
+       [--nesting F] [--notes M] [--store-files K] [--force]
 
 OUTDIR gets N memory files (``<slug>.md``, a fraction F inside nested
 folders such as ``projects/<p>/decisions``), a ``MEMORY.md`` index with one
 ``- [Title](path.md) — summary`` line per memory, and, with ``--notes M``,
-a ``notes.jsonl`` of M facts. Frontmatter mixes the shapes real stores use:
-a flat ``type:`` or a nested ``metadata:`` block, dates, quoted values,
-booleans and numbers. A fraction R of memories carry one defect (a
+a ``notes.jsonl`` of M facts in time order. Frontmatter mixes the shapes real
+stores use: a flat ``type:`` or a nested ``metadata:`` block, dates, quoted
+values, booleans and numbers. A fraction R of memories carry one defect (a
 dangling wikilink, a missing description, an unknown type, broken YAML, a
-missing or extra index line). The same arguments always write the same bytes.
+missing or extra index line), and so does a fraction R of notes (a duplicate
+fact, a time that goes backwards, a missing field).
+
+More than K memories (10,000 by default) are split into sub-stores
+``OUTDIR/store-NN/`` of at most K each, every one with its own index and
+notes: a 10k index stays under memlint's 1 MiB file cap (about 85 bytes a
+line), so the index and note rules run on every size instead of stopping at
+``file-too-large``. The same arguments always write the same bytes.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import random
@@ -58,6 +66,17 @@ DEFECTS = (
     "index_missing",
     "index_extra",
 )
+SUMMARIES = (  # as many as SENTENCES: the choice draws the same random bits
+    "prefers small PRs",
+    "CI runs pytest -x",
+    "Postgres 15 for now",
+    "no squash on release",
+    "own staging database",
+    "uv for installs",
+    "API rate limits",
+)
+NOTE_DEFECTS = ("duplicate_fact", "time_backwards", "missing_field")
+STORE_FILES = 10_000
 CODE_BLOCK = '```bash\nif [[ -n "$CI" ]]; then\n  make test\nfi\n```\n'
 
 
@@ -134,8 +153,29 @@ def generate(
     defect_rate: float = 0.05,
     nesting: float = 0.3,
     notes: int = 0,
+    store_files: int = STORE_FILES,
 ) -> dict[str, int]:
-    """Write the store into ``outdir`` (created); return counts of injected defects."""
+    """Write the store into ``outdir`` (created), or sub-stores of at most
+    ``store_files`` memories each when ``files`` is larger; return counts of injected
+    defects."""
+    if files <= store_files:
+        return generate_store(outdir, files, seed, defect_rate, nesting, notes)
+    parts = -(-files // store_files)
+    counts: dict[str, int] = {}
+    for part in range(parts):
+        share = files // parts + (part < files % parts)
+        note_share = notes // parts + (part < notes % parts)
+        store = os.path.join(outdir, f"store-{part:02d}")
+        made = generate_store(store, share, seed * 1000 + part, defect_rate, nesting, note_share)
+        for defect, count in made.items():
+            counts[defect] = counts.get(defect, 0) + count
+    return counts
+
+
+def generate_store(
+    outdir: str, files: int, seed: int, defect_rate: float, nesting: float, notes: int
+) -> dict[str, int]:
+    """Write one store (its memories, ``MEMORY.md`` and ``notes.jsonl``) into ``outdir``."""
     rng = random.Random(seed)
     slugs = slugs_for(rng, files)
     os.makedirs(outdir, exist_ok=True)
@@ -161,7 +201,7 @@ def generate(
             handle.write(text)
         title = slug.replace("-", " ").capitalize()
         if defect != "index_missing":
-            index_lines[kind].append(f"- [{title}]({rel}) — {rng.choice(SENTENCES)}")
+            index_lines[kind].append(f"- [{title}]({rel}) — {rng.choice(SUMMARIES)}")
         if defect == "index_extra":
             index_lines[kind].append(f"- [Gone]({slug}-gone.md) — removed long ago")
     index = ["# Memory index", ""]
@@ -170,16 +210,40 @@ def generate(
     with open(os.path.join(outdir, "MEMORY.md"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write("\n".join(index))
     if notes:
-        with open(os.path.join(outdir, "notes.jsonl"), "w", encoding="utf-8") as handle:
-            for number in range(notes):
-                fact = {
-                    "time": f"2025-01-{1 + number % 28:02d}T10:00:00Z",
-                    "project": rng.choice(PROJECTS),
-                    "fact": rng.choice(SENTENCES),
-                    "tags": [rng.choice(WORDS)],
-                }
-                handle.write(json.dumps(fact) + "\n")
+        write_notes(os.path.join(outdir, "notes.jsonl"), notes, rng, defect_rate, counts)
     return counts
+
+
+def write_notes(
+    path: str, notes: int, rng: random.Random, defect_rate: float, counts: dict[str, int]
+) -> None:
+    """``notes`` facts, one a minute from 2025-01-01; a fraction ``defect_rate`` of
+    them (the first excepted) repeat the note before, go back two minutes or lack
+    ``project`` (counted into ``counts``)."""
+    start = datetime.datetime(2025, 1, 1, tzinfo=datetime.UTC)
+    fact = project = ""
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        for number in range(notes):
+            defect = rng.choice(NOTE_DEFECTS) if rng.random() < defect_rate else None
+            defect = defect if number else None
+            if defect:
+                counts[defect] = counts.get(defect, 0) + 1
+            minute = number - 2 if defect == "time_backwards" else number
+            if defect != "duplicate_fact":
+                words = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(3, 9)))
+                fact = (
+                    f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} for {words}."
+                )
+                project = rng.choice(PROJECTS)
+            note = {
+                "time": (start + datetime.timedelta(minutes=minute)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "project": project,
+                "fact": fact,
+                "tags": [rng.choice(WORDS)],
+            }
+            if defect == "missing_field":
+                del note["project"]
+            handle.write(json.dumps(note) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -190,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--defect-rate", type=float, default=0.05)
     parser.add_argument("--nesting", type=float, default=0.3, help="fraction in nested folders")
     parser.add_argument("--notes", type=int, default=0, help="lines of notes.jsonl")
+    parser.add_argument(
+        "--store-files", type=int, default=STORE_FILES, help="most memories in one store"
+    )
     parser.add_argument("--force", action="store_true", help="replace OUTDIR if it exists")
     args = parser.parse_args(argv)
     if os.path.exists(args.outdir):
@@ -198,7 +265,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         shutil.rmtree(args.outdir)
     counts = generate(
-        args.outdir, args.files, args.seed, args.defect_rate, args.nesting, args.notes
+        args.outdir,
+        args.files,
+        args.seed,
+        args.defect_rate,
+        args.nesting,
+        args.notes,
+        args.store_files,
     )
     print(json.dumps({"files": args.files, "defects": counts}, sort_keys=True))
     return 0

