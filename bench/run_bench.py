@@ -3,7 +3,7 @@
 
 Usage: python bench/run_bench.py [--sizes 1k,10k] [--rounds 5] [--workdir DIR]
        [--startup-rounds 20] [--hook-sizes 300,10k] [--server-sizes 300,10k]
-       [--peers] [--peer-path DIRS] [--skip-identity]
+       [--peers] [--peer-path DIRS] [--skip-identity] [--markdown]
 
 For each size a store is generated with ``bench/gen_store.py`` (cached in
 WORKDIR, regenerated when its parameters change; more than 10k memories are
@@ -17,7 +17,8 @@ and markdownlint-cli2 on the same store; a peer that is not installed or does
 not run gets a line saying so. Medians, ratios to the floor's median, memlint
 cold's ratio to each peer and peak RSS are printed as one table, with the rule
 codes the store raised, then each target of issues 19, 21 and 22 beside its
-result, then one JSON line (with the fastest rounds and their ratios too).
+result (``--markdown``: also as the README's tables), then one JSON line (with the
+fastest rounds and their ratios too).
 Startup is timed the same way against ``python -c pass`` (``--version``, a 1-file
 store, a 10-file store and a 300-file store without cache), and so is the Claude
 Code hook (an event about a file in no store; a memory written into a store of
@@ -613,6 +614,43 @@ def table(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def markdown(summary: dict) -> str:
+    """The README's tables: each command's median, ratio to the floor and peak RSS
+    per size, memlint cold over each peer, and each target beside its result."""
+    sizes = summary["sizes"]
+    names = []
+    for size in sizes:
+        names += [n for n in size["timings"] if n not in names]
+    head = "| command | " + " | ".join(f"{size_label(s['files'])} files" for s in sizes) + " |"
+    lines = [head, "|---" * (len(sizes) + 1) + "|"]
+    for name in names:
+        cells = []
+        for size in sizes:
+            t = size["timings"].get(name)
+            cells.append(
+                f"{t['median_s']:.3f} s, {t['x_floor']:.2f}× floor, {t['peak_mib']:.0f} MiB"
+                if t
+                else "—"
+            )
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for name in summary.get("peers") or {}:
+        cells = [
+            f"{s['cold_over_peer'][name]:.2f}×" if name in s["cold_over_peer"] else "—"
+            for s in sizes
+        ]
+        lines.append(f"| memlint cold / {name} | " + " | ".join(cells) + " |")
+    lines += ["", "| target | result | limit | met |", "|---|---|---|---|"]
+    for target in summary["targets"]:
+        if target["value"] is None:
+            lines.append(f"| {target['label']} | not measured | {target['limit']:g} | — |")
+        else:
+            met = "yes" if target["met"] else "no"
+            lines.append(
+                f"| {target['label']} | {target['value']:.2f} | {target['limit']:g} | {met} |"
+            )
+    return "\n".join(lines)
+
+
 def measured(summary: dict, *keys):
     """The value at ``keys`` in ``summary`` (a size's entry found by its file count,
     a server row likewise), or ``None`` when that was not measured."""
@@ -697,6 +735,7 @@ def main(argv: list[str] | None = None) -> int:
         help="folders to find the peers in (default: this interpreter's, then PATH)",
     )
     parser.add_argument("--skip-identity", action="store_true")
+    parser.add_argument("--markdown", action="store_true", help="also print the README tables")
     args = parser.parse_args(argv)
     args.workdir = os.path.abspath(args.workdir)
     os.makedirs(args.workdir, exist_ok=True)
@@ -716,6 +755,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["cold_100k_over_10k"] = by_files[100_000] / by_files[10_000]
     summary["targets"] = targets(summary)
     print(table(summary))
+    if args.markdown:
+        print("\n" + markdown(summary) + "\n")
     print(f"heavy imports at --version: {summary['heavy_imports'] or 'none'}")
     if "cold_100k_over_10k" in summary:
         print(f"cold t(100k)/t(10k): {summary['cold_100k_over_10k']:.2f}")

@@ -96,6 +96,7 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
             "300",
             "--server-sizes",
             "300",
+            "--markdown",
             "--peers",
             "--peer-path",
             str(tmp_path / "peers"),
@@ -124,6 +125,8 @@ def test_run_bench_on_a_tiny_store(tmp_path: Path) -> None:
     assert "markdownlint-cli2" not in size["timings"]
     assert "peer    markdownlint-cli2  not found; install: npm install" in result.stdout
     assert "memlint cold / lychee:" in result.stdout
+    assert "| command | 40 files |" in result.stdout
+    assert "| memlint cold / lychee | " in result.stdout
     by_label = {target["label"]: target for target in summary["targets"]}
     assert by_label["check 10-file store, x python -c pass"]["value"] > 0
     assert by_label["cold 10k, x floor"]["value"] is None
