@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from memlint.cli import main
-from memlint.rules import FAMILIES, NOTES_FAMILIES, OFF_BY_DEFAULT, registry, rule_names
+from memlint.rules import (
+    CRASH_RULE,
+    FAMILIES,
+    NOTES_FAMILIES,
+    OFF_BY_DEFAULT,
+    UNUSED_SUPPRESSION_RULE,
+    registry,
+    rule_name,
+    rule_names,
+)
 from memlint.rules.base import Scope
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "store"
@@ -36,6 +45,20 @@ def test_off_by_default_and_note_families_match_the_rules_meta() -> None:
     for code, name in rule_names().items():
         if name.split(".")[0] in NOTES_FAMILIES:
             assert modules[code].META.scope is Scope.NOTES, code
+
+
+def test_the_engines_own_findings_go_to_the_rules_of_their_scope() -> None:
+    """The registry names the rules the engine hands unused suppressions and crashes to
+    (known unimported); their META says the same, and no other rule has those scopes."""
+    found = [
+        (module.META.scope, rule_name(module))
+        for module in registry().values()
+        if module.META.scope in (Scope.SUPPRESSIONS, Scope.CRASH)
+    ]
+    assert sorted(found, key=str) == [
+        (Scope.CRASH, CRASH_RULE),
+        (Scope.SUPPRESSIONS, UNUSED_SUPPRESSION_RULE),
+    ]
 
 
 def _imported_after(args: list[str]) -> set[str]:

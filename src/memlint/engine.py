@@ -9,15 +9,23 @@ from collections.abc import Iterator
 
 from memlint.cache import StoreCache
 from memlint.config import Settings
-from memlint.diagnostics import Diagnostic, Range, Severity
+from memlint.diagnostics import Diagnostic
 from memlint.parallel import Batch
-from memlint.rules import NOTES_FAMILIES, OFF_BY_DEFAULT, load_rule, rule_name, rule_names
-from memlint.rules.base import ProfileView, RuleContext, Scope
+from memlint.rules import (
+    CRASH_RULE,
+    NOTES_FAMILIES,
+    OFF_BY_DEFAULT,
+    load_rule,
+    rule_code,
+    rule_name,
+    rule_names,
+)
+from memlint.rules.base import Crash, ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Store
-from memlint.suppression import UNUSED_SUPPRESSION, apply_suppressions, markdown_sources
+from memlint.suppression import apply_suppressions, markdown_sources
 
-CRASH_CODE = "MX002"
+CRASH_CODE = rule_code(CRASH_RULE)
 # Schema-free record rules: run on every JSONL file of a store, notes or not.
 JSON_VALIDITY = frozenset({"NT001", "NT002", "NT019", "NT020"})
 
@@ -47,7 +55,7 @@ class Rule:
         """The rule's code (known unimported when given by name)."""
         if self.name is None:
             return self.module.META.code
-        return self.name.partition(".")[2].partition("_")[0].upper()
+        return rule_code(self.name)
 
     @property
     def checks_notes_only(self) -> bool:
@@ -83,24 +91,24 @@ def lint_store(
     where it has the file), the cross-file rules on the whole store; for large
     stores both are spread over worker processes. A whole-store result in
     ``store.memo`` replaces them (and ``rules``: the memo names the rules that
-    run every time). Rules that read git always run. The unused-suppression
-    rule runs last, on the directives that suppressed nothing.
+    run every time). Rules that read git always run. Rules of
+    ``Scope.SUPPRESSIONS`` run last, on the directives that suppressed nothing.
     """
     if store.memo is not None:
         found = list(store.memo.found)
         again = [Rule(name=name) for name in store.memo.again]
     else:
         jsonl = store.notes or any(s.path.endswith(".jsonl") for s in store.files)
+        runnable = [rule for rule in rules if jsonl or not rule.checks_notes_only]
+        last = [rule for rule in runnable if rule.meta.scope is Scope.SUPPRESSIONS]
         active = [
             rule
-            for rule in rules
-            if (jsonl or not rule.checks_notes_only)
-            and rule.code != UNUSED_SUPPRESSION
-            and (rule.meta.scope is Scope.NOTES or store.profile in rule.meta.profiles)
+            for rule in runnable
+            if rule.meta.scope is Scope.NOTES
+            or (rule.meta.scope is not Scope.SUPPRESSIONS and store.profile in rule.meta.profiles)
         ]
         found = _StoreRun(store, settings, active, cache).results(jobs)
-        again = [rule for rule in active if rule.meta.external]
-        again += [rule for rule in rules if rule.code == UNUSED_SUPPRESSION]
+        again = [rule for rule in active if rule.meta.external] + last
         if cache is not None and store.report is None:  # a partial result is no memo
             names = [rule.name or rule_name(rule.module) for rule in again]
             cache.remember_memo(store.profile, store.profile_reason, found, names)
@@ -109,7 +117,7 @@ def lint_store(
             found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
     found, unused = apply_suppressions(markdown_sources(store), found)
     for rule in again:
-        if rule.code == UNUSED_SUPPRESSION:
+        if rule.meta.scope is Scope.SUPPRESSIONS:
             found.extend(_run(rule, store, settings, ((d, d.source) for d in unused)))
     return [d for d in found if _kept(d, store, settings)]
 
@@ -199,16 +207,16 @@ def _run(rule: Rule, store: Store, settings: Settings, targets) -> list[Diagnost
         try:
             found.extend(check(ctx, target))
         except Exception as exc:  # a broken rule is reported, the run goes on
-            found.append(_crash(rule.meta.code, store, source, exc))
+            found.extend(_crash(rule.meta.code, store, settings, source, exc))
     return found
 
 
 def _checked(rule: Rule, ctx: RuleContext, store: Store, target, source) -> list[Diagnostic]:
-    """One rule on one target, a crash turned into an MX002 diagnostic."""
+    """One rule on one target, a crash handed to the rule of ``Scope.CRASH``."""
     try:
         return list(rule.module.check(ctx, target))
     except Exception as exc:  # a broken rule is reported, the run goes on
-        return [_crash(rule.meta.code, store, source, exc)]
+        return _crash(rule.meta.code, store, ctx.settings, source, exc)
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
@@ -234,19 +242,13 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
                 yield source, source
 
 
-def _crash(code: str, store: Store, source, exc: Exception) -> Diagnostic:
+def _crash(code: str, store: Store, settings: Settings, source, exc: Exception):
+    """What the rule of ``Scope.CRASH`` reports on rule ``code`` raising ``exc``."""
     frame = traceback.extract_tb(exc.__traceback__)[-1]
     where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
-    path = source.path if source is not None else os.path.join(store.root, "MEMORY.md")
-    display = source.display if source is not None else store.display_root
-    return Diagnostic(
-        code=CRASH_CODE,
-        message=f"rule {code} crashed ({type(exc).__name__} at {where}); please report this",
-        path=path,
-        display_path=display,
-        range=Range.file_start(),
-        severity=Severity.ERROR,
-    )
+    crash = Crash(code, type(exc).__name__, where, source, store.root, store.display_root)
+    module = load_rule(CRASH_RULE)
+    return list(module.check(RuleContext(store, settings, module.META), crash))
 
 
 def _kept(diagnostic: Diagnostic, store: Store, settings: Settings) -> bool:

@@ -20,11 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from memlint.diagnostics import Diagnostic
+from memlint.rules import CRASH_RULE, UNUSED_SUPPRESSION_RULE, rule_code
 from memlint.sources.document import SourceFile
 from memlint.sources.markdown import prose_lines
 
-UNUSED_SUPPRESSION = "MX001"
-UNSUPPRESSIBLE = frozenset({"MX002"})
+UNUSED_SUPPRESSION = rule_code(UNUSED_SUPPRESSION_RULE)
+UNSUPPRESSIBLE = frozenset({rule_code(CRASH_RULE)})  # a crashed rule checked nothing
 DIRECTIVE_MARK = "memlint:"  # text without it holds no directive
 DIRECTIVE = re.compile(
     r"<!--[ \t]{0,20}memlint:[ \t]{0,20}(ignore|allow|disable|enable|file-ignore)"

@@ -19,6 +19,10 @@ from types import ModuleType
 
 FAMILIES = ("fs", "fm", "id", "ix", "lk", "su", "ty", "ct", "du", "nt", "pv", "gt", "mx")
 OFF_BY_DEFAULT = frozenset({"GT001", "IX012"})
+# The rules that report what the engine finds itself, as their ``META.scope`` says (a test
+# checks): suppression comments that suppressed nothing, and rules that crashed.
+UNUSED_SUPPRESSION_RULE = "mx.mx001_unused_suppression"
+CRASH_RULE = "mx.mx002_rule_crashed"
 # Families whose every rule checks JSONL files (``Scope.NOTES``): skipped, unimported,
 # for a store without a note store or other JSONL file.
 NOTES_FAMILIES = frozenset({"nt"})
@@ -43,6 +47,11 @@ def load_rule(name: str) -> ModuleType:
 def rule_name(module: ModuleType) -> str:
     """``family.module`` of a rule module: what ``load_rule`` takes."""
     return module.__name__.removeprefix("memlint.rules.")
+
+
+def rule_code(name: str) -> str:
+    """The code of the rule ``family.module`` (``ix.ix007_…`` is IX007); imports no rule."""
+    return name.partition(".")[2].partition("_")[0].upper()
 
 
 def rule_module_name(code: str) -> str | None:

@@ -8,7 +8,11 @@ What it does / Why is this bad? / Example / Fix safety, and a generator
 - ``Scope.MEMORY``: each parsed memory,
 - ``Scope.INDEX``: the store's index, when it has one,
 - ``Scope.NOTES``: each note store (JSONL),
-- ``Scope.STORE``: the whole store, once.
+- ``Scope.STORE``: the whole store, once,
+- ``Scope.SUPPRESSIONS``: each suppression comment that suppressed nothing, once
+  every other rule has run (a ``Directive``),
+- ``Scope.CRASH``: each rule that raised while checking (a ``Crash``), whatever
+  the selection; suppressions and ``per-file-ignores`` do not hide it.
 
 ``META.local`` declares that a FILE, MEMORY or NOTES rule reads nothing but
 its target (and the store's profile): its results are cached per file and
@@ -45,6 +49,22 @@ class Scope(Enum):
     INDEX = "index"
     NOTES = "notes"
     STORE = "store"
+    SUPPRESSIONS = "suppressions"
+    CRASH = "crash"
+
+
+@dataclass(frozen=True, slots=True)
+class Crash:
+    """A rule that raised: its ``code``, the exception's type and where it was raised
+    (``file.py:line``), and the file it was checking (``None`` for the whole store,
+    whose ``MEMORY.md`` then stands for it)."""
+
+    code: str
+    error: str
+    where: str
+    source: SourceFile | None
+    store_root: str
+    store_display: str
 
 
 OPTION_TYPES = {

@@ -36,14 +36,13 @@ META = RuleMeta(
     name="unused-suppression",
     summary="Suppression comment that suppressed nothing",
     severity=Severity.WARNING,
-    scope=Scope.FILE,
+    scope=Scope.SUPPRESSIONS,
     profiles=MARKDOWN_PROFILES,
     fix=FixAvailability.ALWAYS,
 )
 
 
 def check(ctx, directive: Directive):
-    """``directive`` is a suppression with unused codes (the engine runs this rule last)."""
     unused = directive.unused
     listed = ", ".join(unused)
     if directive.kind == "enable":

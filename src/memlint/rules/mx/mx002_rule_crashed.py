@@ -1,11 +1,10 @@
 """## What it does
 Reports a rule that raised an exception while checking a file (or the
 whole store, then reported at `MEMORY.md`). The engine
-(`memlint.engine.lint_store`) catches the exception, emits this diagnostic
-with the file and the crashing rule's code, and goes on with the other
-rules; the run then exits with status 2. Suppression comments and
-`per-file-ignores` do not hide it. This module only documents the code: its
-`check` finds nothing itself.
+(`memlint.engine.lint_store`) catches the exception, hands it to this rule
+(its scope is a crash) and goes on with the other rules; the run then exits
+with status 2. It runs whatever the selection, and suppression comments and
+`per-file-ignores` do not hide it.
 
 ## Why is this bad?
 A crashed rule checked nothing, so a clean-looking result may hide
@@ -20,19 +19,24 @@ Use instead: an upgraded memlint; meanwhile `--ignore` the crashing rule.
 No fix.
 """
 
-from memlint.diagnostics import Severity
-from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+import os
+
+from memlint.diagnostics import Range, Severity
+from memlint.rules.base import ALL_PROFILES, Crash, RuleMeta, Scope
 
 META = RuleMeta(
     code="MX002",
     name="rule-crashed",
     summary="A rule raised an exception (reported by the engine)",
     severity=Severity.ERROR,
-    scope=Scope.STORE,
+    scope=Scope.CRASH,
     profiles=ALL_PROFILES,
 )
 
 
-def check(ctx, store):
-    """Nothing to find: the engine reports crashes of the other rules."""
-    return iter(())
+def check(ctx, crash: Crash):
+    source = crash.source
+    path = source.path if source is not None else os.path.join(crash.store_root, "MEMORY.md")
+    display = source.display if source is not None else crash.store_display
+    message = f"rule {crash.code} crashed ({crash.error} at {crash.where}); please report this"
+    yield ctx.report_at(path, display, Range.file_start(), message)
