@@ -56,6 +56,17 @@ def prose_lines(text: str, start: int = 0, end: int | None = None) -> Iterator[t
     )
 
 
+def prose_text(text: str, start: int = 0, end: int | None = None) -> str:
+    """``text[start:end]`` as one string, with what ``prose_lines`` blanks blanked: its
+    lines joined by line breaks. A pattern that never matches a line break finds in it
+    what it finds in each of ``prose_lines``, at offsets counted from ``start``, in one
+    search instead of one per line."""
+    end = len(text) if end is None else end
+    if is_plain(text, start, end):
+        return text[start:end]
+    return "\n".join(line for _, line in masked_lines(text, start, end))
+
+
 def masked_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
     """``prose_lines`` the long way, line by line (what ``is_plain`` lets it skip)."""
     fence: str | None = None

@@ -52,6 +52,9 @@ SLOT = re.compile(
     r"|(?<![\w-])XXX(?![\w-])",
     re.IGNORECASE,
 )
+# What every match of SLOT in ASCII text holds, lower-cased: an ASCII text without
+# one of them is not searched with SLOT (slow to try at every offset).
+SLOT_MARKS = ("<your", "<my", "<insert", "<enter", "todo", "{{", "xxx")
 COMMENT_PROMPT = re.compile(
     r"<!--[ \t]*(?:fill[ -]in|todo|replace|add)\b(?:[^\n]{0,200}?-->)?", re.IGNORECASE
 )
@@ -83,7 +86,12 @@ def check(ctx, memory):
 
 def _slots(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Spans of the slots in ``text[start:end]``."""
-    found = [(m.start(), m.end()) for m in SLOT.finditer(text, start, end)]
+    part = text[start:end]
+    lowered = part.lower()
+    if part.isascii() and not any(mark in lowered for mark in SLOT_MARKS):
+        found = []
+    else:
+        found = [(m.start(), m.end()) for m in SLOT.finditer(text, start, end)]
     for match in BRACKET.finditer(text, start, end):
         inner = match.group(1)
         if inner.count(" / ") >= 2 or PROMPT.match(inner):

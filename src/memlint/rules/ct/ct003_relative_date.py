@@ -49,7 +49,7 @@ import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ct.spans import first_and_more, spans_in_memory
+from memlint.rules.ct.spans import ascii_words, first_and_more, spans_in_memory
 
 WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 RELATIVE = re.compile(
@@ -69,6 +69,17 @@ RELATIVE = re.compile(
     r"昨日|今日|明日|先週|来週|先月|来月|"
     r"어제|오늘|내일|지난[ \t]?주|다음[ \t]?주|지난[ \t]?달",
     re.IGNORECASE,
+)
+# The last word of every match of RELATIVE in ASCII text, which is a whole ``[\w-]+``
+# run there (the other words hold a non-ASCII letter): an ASCII text without one of
+# them holds no relative date, and is not searched (RELATIVE is slow to try).
+LAST_WORDS = frozenset(
+    (
+        "yesterday today tomorrow tonight week month year "
+        + WEEKDAYS.replace("|", " ")
+        + " morning afternoon evening night ago gestern vorgestern heute woche monat"
+        " ayer hoy anteayer pasada viene ontem hoje passada hui demain prochaine"
+    ).split()
 )
 DATE_KEYS = ("modified", "date", "created", "updated")
 ISO_DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
@@ -100,6 +111,9 @@ def check(ctx, memory):
 
 
 def _relative_dates(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    words = ascii_words(text, start, end)
+    if words is not None and LAST_WORDS.isdisjoint(words):
+        return []
     return [(m.start(), m.end()) for m in RELATIVE.finditer(text, start, end)]
 
 

@@ -3,21 +3,23 @@ body's prose lines (code and comments masked), and how they name the first find.
 
 from collections.abc import Callable
 
-from memlint.sources.markdown import prose_lines
+from memlint.sources.markdown import prose_text
 
 Spans = list[tuple[int, int]]
 
 
 def spans_in_memory(memory, find: Callable[[str, int, int], Spans]) -> Spans:
     """The spans ``find(text, start, end)`` returns in the description and the prose,
-    as offsets into the file's text."""
+    as offsets into the file's text. ``find`` must never match a line break, so that
+    the prose is searched whole."""
     text = memory.file.text or ""
     found: Spans = []
     description = memory.frontmatter.fields.get("description")
     if description is not None and isinstance(description.value, str):
         found += find(text, description.value_start, description.value_end)
-    for offset, line in prose_lines(text, memory.body_start):
-        found += [(offset + a, offset + b) for a, b in find(line, 0, len(line))]
+    body_start = memory.body_start
+    prose = prose_text(text, body_start)  # CT patterns never match a line break
+    found += [(body_start + a, body_start + b) for a, b in find(prose, 0, len(prose))]
     return found
 
 
@@ -25,3 +27,19 @@ def first_and_more(found: Spans) -> tuple[int, int, str]:
     """The first span and `` (and N more)`` when there are others."""
     start, end = min(found)
     return start, end, f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+# Every ASCII character that is not ``[\w-]`` becomes a space (text is lower-cased first).
+_NOT_WORD = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in _WORD_CHARS})
+
+
+def ascii_words(text: str, start: int, end: int) -> set[str] | None:
+    """The lower-cased ``[\\w-]+`` runs of ``text[start:end]``, or ``None`` when it is
+    not ASCII. For ASCII text, ``re.IGNORECASE`` matching is plain lower-case
+    matching, so a rule can rule a pattern out by its words with C-level string
+    methods instead of trying the pattern at every offset."""
+    part = text[start:end]
+    if not part.isascii():
+        return None
+    return set(part.lower().translate(_NOT_WORD).split())
