@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from memlint.diagnostics import FixAvailability
-from memlint.ruledoc import options_text
+from memlint.ruledoc import options_text, shared_text
 from memlint.rules import registry
 
 OUTPUT = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -63,6 +63,9 @@ def rule_section(module) -> str:
     if meta.options:
         facts.append(f"- Options, under `[rules.{meta.code}]`:")
         facts.extend("  " + line for line in options_text(meta).splitlines())
+    if meta.shared:
+        facts.append("- Shared settings it reads, under `[shared]`:")
+        facts.extend("  " + line for line in shared_text(meta).splitlines())
     doc = _demote((module.__doc__ or "").strip())
     return (
         f"## {meta.code} {meta.name}\n\n{meta.summary.rstrip('.')}.\n\n"

@@ -152,15 +152,13 @@ def _prefix_fitting(text: str, limit: int, unit: str) -> int:
     return len(text)
 
 
-def options_of(options: dict) -> dict:
-    """Validated ``max-lines``/``max-size``/``size-unit`` from a rule's options."""
-    unit = str(options.get("size-unit", "bytes"))
-    if unit not in SIZE_UNITS:
-        unit = "bytes"
+def loader_limits(shared) -> dict:
+    """``simulate``'s limits from the shared settings ``loader-max-lines``, ``-max-size``
+    and ``-size-unit`` (``[shared]``), read one by one with ``shared(name)``."""
     return {
-        "max_lines": int(options.get("max-lines", MAX_LINES)),
-        "max_size": int(options.get("max-size", MAX_SIZE)),
-        "unit": unit,
+        "max_lines": shared("loader-max-lines"),
+        "max_size": shared("loader-max-size"),
+        "unit": shared("loader-size-unit"),
     }
 
 
@@ -189,7 +187,7 @@ def loaded_text(stores, settings) -> str:
     """``--show-loaded``: every store's index as the loader sees it."""
     from memlint.textutil import escape
 
-    limits = options_of(settings.options_for("IX008"))
+    limits = loader_limits(settings.shared_value)
     out: list[str] = []
     for store in stores:
         index = store.index

@@ -88,6 +88,7 @@ class Settings:
     redaction_marker: str = "[REDACTED]"
     base_rev: str | None = None
     rule_options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
+    shared: tuple[tuple[str, object], ...] = ()
     config_path: str | None = None
     config_dir: str = field(default_factory=os.getcwd)
     # where each setting came from, and config files passed over: for --show-settings only
@@ -102,6 +103,15 @@ class Settings:
             if rule_code == code:
                 return dict(options)
         return {}
+
+    def shared_value(self, name: str) -> object:
+        """The shared setting ``name`` (``[shared]``, see ``memlint.rules.shared``)."""
+        for key, value in self.shared:
+            if key == name:
+                return value
+        from memlint.rules.shared import SHARED
+
+        return SHARED[name].default
 
     def severity_for(self, code: str) -> Severity | None:
         for rule_code, severity in self.severity:
@@ -126,6 +136,7 @@ _KEYS = {
     "fail-on",
     "redaction-marker",
     "rules",
+    "shared",
 }
 
 
@@ -262,11 +273,16 @@ def settings_from_mapping(data: dict, path: str | None = None) -> Settings:
         if not isinstance(marker, str) or not marker:
             raise ConfigError(f"{where}: redaction-marker must be a non-empty string")
         changes["redaction_marker"] = marker
+    shared: dict[str, tuple[object, str]] = {}  # name -> (value, where it was set)
     if "rules" in data:
         table = _table(data["rules"], f"{where}: rules")
         changes["rule_options"] = tuple(
-            (code, _rule_options(code, options, where)) for code, options in table.items()
+            (code, _rule_options(code, options, where, shared)) for code, options in table.items()
         )
+    if "shared" in data:
+        _shared_settings(_table(data["shared"], f"{where}: shared"), where, shared)
+    if shared:
+        changes["shared"] = tuple(sorted((name, value) for name, (value, _) in shared.items()))
     if "notes" in changes:
         changes["notes"] = tuple(
             os.path.normpath(os.path.join(config_dir, p)) for p in changes["notes"]
@@ -292,21 +308,48 @@ def _rule_module(code: str, where: str, table: str):
     return load_rule(name)
 
 
-def _rule_options(code: str, options, where: str) -> tuple[tuple[str, object], ...]:
-    """``[rules.CODE]`` checked against the options the rule declares."""
+def _rule_options(code: str, options, where: str, shared: dict) -> tuple[tuple[str, object], ...]:
+    """``[rules.CODE]`` checked against the options the rule declares; an option that
+    is now a shared setting (``ALIASES``) goes into ``shared``."""
+    from memlint.rules.shared import ALIASES, SHARED
+
     table = f"[rules.{code}]"
     meta = _rule_module(code, where, "[rules]").META
+    aliases = {key: name for (rule, key), name in ALIASES.items() if rule == code}
     checked = []
     for key, value in _table(options, f"{where}: {table}").items():
-        option = meta.option(key)
+        option = meta.option(key) or (SHARED[aliases[key]] if key in aliases else None)
         if option is None:
-            known = ", ".join(o.name for o in meta.options) or "none"
+            known = ", ".join([*(o.name for o in meta.options), *aliases]) or "none"
             raise ConfigError(f"{where}: {table}: unknown option `{key}` (options: {known})")
         try:
-            checked.append((key, option.parse(value)))
+            parsed = option.parse(value)
         except ValueError as exc:
             raise ConfigError(f"{where}: {table} {key}: {exc}") from None
+        if key in aliases:
+            shared[aliases[key]] = (parsed, f"{table} {key}")
+        else:
+            checked.append((key, parsed))
     return tuple(checked)
+
+
+def _shared_settings(table: dict, where: str, shared: dict) -> None:
+    """``[shared]`` checked against ``memlint.rules.shared.SHARED`` into ``shared``; one
+    value set both there and under its old name in ``[rules.CODE]`` must agree."""
+    from memlint.rules.shared import SHARED
+
+    for key, value in table.items():
+        option = SHARED.get(key)
+        if option is None:
+            known = ", ".join(SHARED)
+            raise ConfigError(f"{where}: [shared]: unknown setting `{key}` (settings: {known})")
+        try:
+            parsed = option.parse(value)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: [shared] {key}: {exc}") from None
+        if key in shared and shared[key][0] != parsed:
+            raise ConfigError(f"{where}: [shared] {key} differs from {shared[key][1]}: set one")
+        shared[key] = (parsed, f"[shared] {key}")
 
 
 def _strings(value, where: str) -> list[str]:

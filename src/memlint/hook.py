@@ -440,13 +440,13 @@ def _session_start(cwd: str) -> int:
 
 def loader_line(store, settings, found: list) -> str:
     """One line: what the loader keeps of the index, what it cuts, how many errors."""
-    from memlint.budget import options_of, simulate
+    from memlint.budget import loader_limits, simulate
     from memlint.diagnostics import Severity
     from memlint.privacy import mask_text
     from memlint.textutil import escape
 
     index = store.index
-    limits = options_of(settings.options_for("IX008"))
+    limits = loader_limits(settings.shared_value)
     result = simulate(index.file.text or "", index.body_start, **limits)
     kept = result.lines[: result.kept]
     loaded = f"{len(kept)} of {len(result.lines)} lines"

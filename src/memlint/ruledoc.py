@@ -44,6 +44,8 @@ def rule_url(code: str) -> str | None:
 
 
 def rule_dict(module) -> dict:
+    from memlint.rules.shared import SHARED
+
     meta = module.META
     return {
         "code": meta.code,
@@ -55,6 +57,7 @@ def rule_dict(module) -> dict:
         "default_enabled": meta.default_enabled,
         "options": meta.defaults(),
         "option_details": [option_dict(option) for option in meta.options],
+        "shared_settings": [option_dict(SHARED[name]) for name in meta.shared],
         "explanation": (module.__doc__ or "").strip(),
     }
 
@@ -73,6 +76,17 @@ def options_text(meta) -> str:
     return "\n".join(f"- {option.describe()}" for option in meta.options)
 
 
+def shared_text(meta) -> str:
+    """The shared settings the rule reads, one per line, with the old name of each."""
+    from memlint.rules.shared import ALIASES, SHARED
+
+    old = {name: f"[rules.{code}] {key}" for (code, key), name in ALIASES.items()}
+    return "\n".join(
+        f"- {SHARED[name].describe()}" + (f" (also read from `{old[name]}`)" if name in old else "")
+        for name in meta.shared
+    )
+
+
 def rule_text(module) -> str:
     meta = module.META
     head = [f"# {meta.name} ({meta.code})", ""]
@@ -85,6 +99,8 @@ def rule_text(module) -> str:
         head.append(FIX_TEXT[meta.fix])
     if meta.options:
         head.append(f"Options, under `[rules.{meta.code}]`:\n{options_text(meta)}")
+    if meta.shared:
+        head.append(f"Shared settings it reads, under `[shared]`:\n{shared_text(meta)}")
     return "\n".join(head) + "\n\n" + (module.__doc__ or "").strip() + "\n"
 
 

@@ -148,6 +148,7 @@ class RuleMeta:
     options: tuple[Option, ...] = ()
     local: bool = False
     external: bool = False
+    shared: tuple[str, ...] = ()  # the shared settings (``[shared]``) the rule reads
 
     def option(self, name: str) -> Option | None:
         return next((option for option in self.options if option.name == name), None)
@@ -165,7 +166,8 @@ class ProfileView:
 
 
 class RuleContext:
-    """What a rule sees: the store, settings, its own options, and ``report``."""
+    """What a rule sees: the store, settings, its own options, the shared settings it
+    names, and ``report``."""
 
     def __init__(self, store, settings, meta: RuleMeta) -> None:
         self.store = store
@@ -183,11 +185,11 @@ class RuleContext:
         default = code not in OFF_BY_DEFAULT
         return is_selected(code, default, settings.select, settings.extend_select, settings.ignore)
 
-    def options_of(self, code: str) -> dict[str, object]:
-        """The options of the rule ``code`` in this run (its defaults and the settings)."""
-        from memlint.rules import rule_module
-
-        return {**rule_module(code).META.defaults(), **self.settings.options_for(code)}
+    def shared(self, name: str):
+        """The shared setting ``name`` (``[shared]``), which ``META.shared`` must name."""
+        if name not in self.meta.shared:
+            raise KeyError(f"{self.meta.code} reads `{name}`, not named in its META.shared")
+        return self.settings.shared_value(name)
 
     def report(
         self,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memlint.budget import options_of, simulate
+from memlint.budget import loader_limits, simulate
 from memlint.rules.ix.resolve import indexed_memories, normalized_target
 from memlint.sources.markdown import LIST_ITEM, prose_lines
 from memlint.store import Memory, Store
@@ -65,7 +65,7 @@ def content_items(ctx, index) -> list[tuple[int, int, int]]:
     content instead of a link (bullets that IX013 reports left out)."""
     source = index.file
     text = source.text or ""
-    cut = simulate(text, index.body_start, **options_of(ctx.options_of("IX008")))
+    cut = simulate(text, index.body_start, **loader_limits(ctx.shared))
     lost = cut.lost_numbers() if cut.cut else set()
     entry_lines = {entry.line for entry in index.entries}
     entry_lines.update(bullet.line for bullet in named_bullets(ctx.store))

@@ -23,7 +23,7 @@ import os
 
 from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ix.resolve import entry_line, max_line_length
+from memlint.rules.ix.resolve import entry_line
 from memlint.store import fold
 
 INDEX_NAME = "MEMORY.md"
@@ -36,6 +36,7 @@ META = RuleMeta(
     scope=Scope.STORE,
     profiles=LINKED_TYPED,
     fix=FixAvailability.SOMETIMES,
+    shared=("index-line-length",),
 )
 
 
@@ -61,7 +62,7 @@ def check(ctx, store):
         at = next((s for s in store.files if s.rel == variant), first)
         yield ctx.report_at(at.path, at.display, Range.file_start(), message)
         return
-    width = max_line_length(ctx.settings)
+    width = ctx.shared("index-line-length")
     content = "".join(entry_line(memory, width) + "\n" for memory in memories)
     edit = Edit(path, 0, 0, content, Range.file_start(), create=True)
     fix = Fix.safe(f"Create {INDEX_NAME} with {count} entries", edit)

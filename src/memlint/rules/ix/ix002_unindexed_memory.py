@@ -68,6 +68,7 @@ from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import named_bullets
 from memlint.rules.ix.resolve import indexed_memories, insertion_edits
+from memlint.rules.shared import LOADER
 
 INDEX_NAME = "MEMORY.md"
 
@@ -79,6 +80,7 @@ META = RuleMeta(
     scope=Scope.STORE,
     profiles=LINKED_TYPED,
     fix=FixAvailability.ALWAYS,
+    shared=(*LOADER, "index-line-length"),
 )
 
 
@@ -93,7 +95,7 @@ def check(ctx, store):
     missing = [m for m in store.memories if id(m) not in indexed and not m.is_document]
     if not missing:
         return
-    edits = insertion_edits(store, missing, ctx.settings)
+    edits = insertion_edits(store, missing, ctx.shared)
     refused = isinstance(edits, str)
     notes = (f"no automatic fix: {edits}",) if refused else ()
     for position, memory in enumerate(missing):

@@ -1,6 +1,7 @@
 """## What it does
-Reports an index entry line longer than 150 characters (configurable with
-`max-length`). Characters are counted, not bytes, so CJK text is not
+Reports an index entry line longer than 150 characters (the shared setting
+`index-line-length`, which IX001's and IX002's fixes and IX013 keep to as
+well; `[rules.IX007] max-length` is read as it). Characters are counted, not bytes, so CJK text is not
 penalized for its UTF-8 size.
 
 Applies wherever the index is a Claude Code index: in `typed` and
@@ -42,7 +43,7 @@ No fix: shortening a summary needs judgement.
 import os
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import MARKDOWN_PROFILES, Option, RuleMeta, Scope
+from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 
 META = RuleMeta(
     code="IX007",
@@ -51,14 +52,14 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.INDEX,
     profiles=MARKDOWN_PROFILES,
-    options=(Option("max-length", int, 150, "the longest entry line, in characters", minimum=1),),
+    shared=("index-line-length",),
 )
 
 
 def check(ctx, index):
     if not is_claude_code_index(ctx.store):
         return
-    limit = int(ctx.options["max-length"])
+    limit = ctx.shared("index-line-length")
     for entry in index.entries:
         length = entry.line_end - entry.line_start
         if length > limit:

@@ -5,8 +5,12 @@ and reports every index entry past the cut, naming the memory the agent can
 no longer see. When the cut falls on a line that is not an entry, that line
 is reported too. `memlint check --show-loaded PATH` prints what is loaded.
 
-Options: `max-lines` (200), `max-size` (25000), `size-unit` (`bytes`, or
-`utf-16` to count like the current loader, which measures string length).
+The budget is the shared loader settings (`[shared]`): `loader-max-lines`
+(200), `loader-max-size` (25000), `loader-size-unit` (`bytes`, or `utf-16` to
+count like the current loader, which measures string length). IX010, IX002's
+fix, `--show-loaded` and the session hook cut at the same place.
+`[rules.IX008]` `max-lines`, `max-size` and `size-unit` are read as those
+settings, as before they were shared.
 
 ## Why is this bad?
 Claude Code loads only the start of `MEMORY.md`; the rest is silently
@@ -23,10 +27,11 @@ move detail into the memory files, until the index is under 140 lines.
 No fix: which entries to merge or drop is the author's choice.
 """
 
-from memlint.budget import MAX_LINES, MAX_SIZE, SIZE_UNITS, options_of, simulate
+from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED_FREEFORM, Option, RuleMeta, Scope
+from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
 from memlint.rules.ix.resolve import resolve
+from memlint.rules.shared import LOADER
 
 META = RuleMeta(
     code="IX008",
@@ -35,17 +40,13 @@ META = RuleMeta(
     severity=Severity.ERROR,
     scope=Scope.INDEX,
     profiles=TYPED_FREEFORM,
-    options=(
-        Option("max-lines", int, MAX_LINES, "the lines the loader keeps", minimum=1),
-        Option("max-size", int, MAX_SIZE, "the size the loader keeps", minimum=1),
-        Option("size-unit", str, "bytes", "how size is counted", choices=SIZE_UNITS),
-    ),
+    shared=LOADER,
 )
 
 
 def check(ctx, index):
     source = index.file
-    result = simulate(source.text or "", index.body_start, **options_of(ctx.options))
+    result = simulate(source.text or "", index.body_start, **loader_limits(ctx.shared))
     if not result.cut:
         return
     lost = result.lost_numbers()

@@ -1,8 +1,9 @@
 """## What it does
 Warns when the index, as the loader sees it (frontmatter and block HTML
 comments stripped), is over 140 lines (`warn-lines`) but still loads whole
-within the loader's own 200-line / 25,000-byte budget (IX008's `max-lines`
-and friends do not move it). Past the cut, IX008 reports instead.
+within the loader's own 200-line / 25,000-byte budget (`budget.MAX_LINES`
+and `MAX_SIZE`: the shared `loader-*` settings that move IX008 do not move
+it). Past the cut, IX008 reports instead.
 
 ## Why is this bad?
 Claude Code tells the agent to rewrite an index that reaches its limit to
@@ -19,7 +20,7 @@ under 140 lines.
 No fix.
 """
 
-from memlint.budget import MAX_LINES, simulate
+from memlint.budget import MAX_LINES, WARN_LINES, simulate
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED_FREEFORM, Option, RuleMeta, Scope
 
@@ -30,7 +31,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.INDEX,
     profiles=TYPED_FREEFORM,
-    options=(Option("warn-lines", int, 140, "the line count warned about", minimum=1),),
+    options=(Option("warn-lines", int, WARN_LINES, "the line count warned about", minimum=1),),
 )
 
 

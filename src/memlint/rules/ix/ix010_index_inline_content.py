@@ -60,6 +60,7 @@ No fix: moving a fact into a new file needs a type, a name and a description.
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import content_items
+from memlint.rules.shared import LOADER
 
 META = RuleMeta(
     code="IX010",
@@ -68,6 +69,7 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.INDEX,
     profiles=TYPED,
+    shared=LOADER,
 )
 
 MAX_EACH = 5

@@ -38,7 +38,7 @@ Step 2 of 3 is done.
 ## Fix safety
 Safe when the line starts `- ` followed by the file's name: the fix turns
 the name into `[name](file.md)` and leaves the rest of the line as it is
-(unsafe when that would take the line past IX007's length limit, or when
+(unsafe when that would take the line past `index-line-length`, or when
 IX012 is selected and the rest of the line differs from the description). A name in
 the middle of a line or in a table gets no fix: where the link goes is the
 author's choice.
@@ -58,12 +58,13 @@ META = RuleMeta(
     scope=Scope.INDEX,
     profiles=LINKED_TYPED,
     fix=FixAvailability.SOMETIMES,
+    shared=("index-line-length",),
 )
 
 
 def check(ctx, index):
     source = index.file
-    limit = int(ctx.options_of("IX007")["max-length"])
+    limit = ctx.shared("index-line-length")
     for bullet in named_bullets(ctx.store):
         memory = bullet.memory
         rel = memory.file.rel

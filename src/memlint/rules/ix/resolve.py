@@ -16,12 +16,11 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass
 
-from memlint.budget import options_of, simulate
+from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Edit
 from memlint.sources.index import SCHEME, IndexEntry, escape_reason, parse_index
 from memlint.store import Memory, Store, fold
 
-MAX_LINE = 150
 MIN_SUMMARY = 10
 SUMMARY_SEPARATOR = " — "
 HEADING_LINE = re.compile(r"^#{1,6}[ \t][^\n]*", re.MULTILINE)
@@ -171,7 +170,7 @@ def link_href(rel: str) -> str:
     return "./" + href if SCHEME.match(href) else href
 
 
-def entry_line(memory: Memory, max_length: int = MAX_LINE) -> str:
+def entry_line(memory: Memory, max_length: int) -> str:
     """``- [name](rel.md) — description`` for ``memory`` (no line break), the
     description shortened with ``…`` so that the line keeps within ``max_length``."""
     title = link_title((memory.name or "").strip() or memory.stem) or link_title(memory.stem)
@@ -193,11 +192,7 @@ def is_shortened(summary: str, description: str) -> bool:
     return head != summary and len(head) >= MIN_SUMMARY and description.startswith(head)
 
 
-def max_line_length(settings) -> int:
-    return int(settings.options_for("IX007").get("max-length", MAX_LINE))
-
-
-def insertion_edits(store: Store, memories: list[Memory], settings) -> list[Edit] | str:
+def insertion_edits(store: Store, memories: list[Memory], shared) -> list[Edit] | str:
     """One edit per memory of ``memories`` adding its entry where the agent loads
     it, or why that cannot be done (a short phrase). Edits at one offset are
     applied together, in this order (the fix engine joins a rule's insertions).
@@ -206,15 +201,16 @@ def insertion_edits(store: Store, memories: list[Memory], settings) -> list[Edit
     share the memory's type, else after the last entry of the index, else
     at the end, after the first heading or after the frontmatter. Every new line
     must parse as an entry (not swallowed by an unclosed comment, fence or
-    block) and the index must stay within the loader's cut (IX008's limits).
+    block) and the index must stay within the loader's cut (the shared ``loader-*``
+    settings, read with ``shared(name)`` as the width ``index-line-length``).
     """
     index = store.index
     text = index.file.text or ""
     newline = index.file.newline
-    limits = options_of(settings.options_for("IX008"))
+    limits = loader_limits(shared)
     if simulate(text, index.body_start, **limits).cut:
         return "the index is already past the loader's cut (see IX008); make room first"
-    width = max_line_length(settings)
+    width = shared("index-line-length")
     lines = [entry_line(memory, width) for memory in memories]
     for anchor in _anchors(store, text):
         insertions = []

@@ -56,16 +56,9 @@ def _names(labels: tuple[str, ...]) -> str:
     return "|".join(re.escape(label.strip()) for label in labels if label.strip())
 
 
-def labels_of(options: dict) -> tuple[str, ...]:
-    value = options.get("labels", ())
-    if isinstance(value, str):
-        value = [value]
-    return tuple(str(item)[:100] for item in value if str(item).strip())
-
-
-def rule_labels(ctx, code: str) -> tuple[str, ...]:
-    """The labels the rule ``code`` (TY001 or TY002) looks for, with this run's options."""
-    return labels_of(ctx.options_of(code))
+def section_labels(ctx, name: str) -> tuple[str, ...]:
+    """The labels of the shared setting ``name`` (``why-labels``, ``how-to-apply-labels``)."""
+    return tuple(label[:100] for label in ctx.shared(name) if label.strip())
 
 
 def needs_sections(memory) -> bool:

@@ -5,7 +5,8 @@ Reports a `feedback` or `project` memory whose body has no `**Why:**` line
 start of a line counts too, and TY003 reports its form). Code blocks and
 code spans do not count. When the `**How to apply:**` line is missing as
 well, this one finding says so (TY002 stays silent). Localized labels go in
-the `labels` option, e.g. `labels = ["Why", "Почему"]`.
+the shared setting `why-labels` (`[shared]`, read by TY002 and TY003 too),
+e.g. `why-labels = ["Why", "Почему"]`; `[rules.TY001] labels` is read as it.
 
 ## Why is this bad?
 The typed contract requires the reason behind each rule or project fact.
@@ -44,14 +45,9 @@ No fix: the reason must come from the user, never be invented.
 """
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED, Option, RuleMeta, Scope
-from memlint.rules.ty.sections import (
-    has_section,
-    labels_of,
-    needs_sections,
-    report_missing,
-    rule_labels,
-)
+from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.shared import SECTION_LABELS
+from memlint.rules.ty.sections import has_section, needs_sections, report_missing, section_labels
 
 META = RuleMeta(
     code="TY001",
@@ -60,15 +56,17 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
-    options=(Option("labels", list, ["Why"], "the section labels that count"),),
+    shared=SECTION_LABELS,
     local=True,
 )
 
 
 def check(ctx, memory):
-    if not needs_sections(memory) or has_section(memory, labels_of(ctx.options)):
+    if not needs_sections(memory) or has_section(memory, section_labels(ctx, "why-labels")):
         return
-    how_missing = ctx.selected("TY002") and not has_section(memory, rule_labels(ctx, "TY002"))
+    how_missing = ctx.selected("TY002") and not has_section(
+        memory, section_labels(ctx, "how-to-apply-labels")
+    )
     what = (
         "neither a `**Why:**` nor a `**How to apply:**` section"
         if how_missing

@@ -4,8 +4,10 @@ Reports a `feedback` or `project` memory whose body has no
 qualified label such as `**How to apply here:**`, and the forms TY003
 rewrites). Code does not count. When the `**Why:**` line is missing as well
 and TY001 is selected, TY001 reports both and this rule stays silent.
-Localized labels go in the `labels` option, e.g.
-`labels = ["How to apply", "Когда применять"]`.
+Localized labels go in the shared setting `how-to-apply-labels` (`[shared]`,
+read by TY001 and TY003 too), e.g.
+`how-to-apply-labels = ["How to apply", "Когда применять"]`; `[rules.TY002]
+labels` is read as it.
 
 ## Why is this bad?
 The typed contract asks every rule or project fact to say when and how it
@@ -43,14 +45,9 @@ No fix: how a rule applies must come from the user.
 """
 
 from memlint.diagnostics import Severity
-from memlint.rules.base import TYPED, Option, RuleMeta, Scope
-from memlint.rules.ty.sections import (
-    has_section,
-    labels_of,
-    needs_sections,
-    report_missing,
-    rule_labels,
-)
+from memlint.rules.base import TYPED, RuleMeta, Scope
+from memlint.rules.shared import SECTION_LABELS
+from memlint.rules.ty.sections import has_section, needs_sections, report_missing, section_labels
 
 META = RuleMeta(
     code="TY002",
@@ -59,14 +56,16 @@ META = RuleMeta(
     severity=Severity.WARNING,
     scope=Scope.MEMORY,
     profiles=TYPED,
-    options=(Option("labels", list, ["How to apply"], "the section labels that count"),),
+    shared=SECTION_LABELS,
     local=True,
 )
 
 
 def check(ctx, memory):
-    if not needs_sections(memory) or has_section(memory, labels_of(ctx.options)):
+    if not needs_sections(memory) or has_section(
+        memory, section_labels(ctx, "how-to-apply-labels")
+    ):
         return
-    if ctx.selected("TY001") and not has_section(memory, rule_labels(ctx, "TY001")):
+    if ctx.selected("TY001") and not has_section(memory, section_labels(ctx, "why-labels")):
         return  # TY001 reports both missing sections in one finding
     yield report_missing(ctx, memory, "no `**How to apply:**` section")

@@ -3,7 +3,8 @@ Reports a `**Why:**` or `**How to apply:**` label of a `feedback` or
 `project` memory written in a form other than the canonical one: with a
 full-width colon (`**Why**：`) or without bold at the start of a line
 (`Why:`, `- How to apply:`). One finding per memory, at the first such label.
-The labels are those of TY001 and TY002 (their `labels` options).
+The labels are the shared settings `why-labels` and `how-to-apply-labels`
+(`[shared]`), which TY001 and TY002 look for.
 
 ## Why is this bad?
 Tools and agents that look for the sections by their canonical label miss
@@ -45,7 +46,8 @@ when text followed the label directly) and changes nothing else.
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
-from memlint.rules.ty.sections import label_variants, needs_sections, rule_labels
+from memlint.rules.shared import SECTION_LABELS
+from memlint.rules.ty.sections import label_variants, needs_sections, section_labels
 
 META = RuleMeta(
     code="TY003",
@@ -56,13 +58,14 @@ META = RuleMeta(
     profiles=TYPED,
     fix=FixAvailability.ALWAYS,
     local=True,
+    shared=SECTION_LABELS,
 )
 
 
 def check(ctx, memory):
     if not needs_sections(memory):
         return
-    labels = (*rule_labels(ctx, "TY001"), *rule_labels(ctx, "TY002"))
+    labels = tuple(label for name in SECTION_LABELS for label in section_labels(ctx, name))
     variants = label_variants(memory, labels)
     if not variants:
         return
