@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memlint import api
 from memlint.config import Settings, settings_from_mapping
 from memlint.diagnostics import Diagnostic
-from memlint.discovery import discover
-from memlint.engine import lint_store, selected_rules
 
 # ../shared next to the checkout; a work tree elsewhere names it in MEMLINT_SHARED.
 SHARED = Path(os.environ.get("MEMLINT_SHARED") or Path(__file__).resolve().parents[2] / "shared")
@@ -34,11 +33,7 @@ def lint_dir(
     settings = settings_from_mapping(config or {}) if config else Settings()
     if select is not None:
         settings = settings.with_overrides(select=tuple(select))
-    rules = selected_rules(settings)
-    found: list[Diagnostic] = []
-    for store in discover(paths or [str(root)], settings, cwd=str(root)):
-        found.extend(lint_store(store, settings, rules))
-    return sorted(found, key=Diagnostic.sort_key)
+    return api.check(paths or [str(root)], settings, cwd=str(root)).diagnostics
 
 
 def lint_files(

@@ -45,16 +45,16 @@ def test_the_cyclic_collector_is_off_while_checking_only(store, capsys, monkeypa
     a caller of ``main`` (as here) gets it back, even when the check raises."""
     import gc
 
-    import memlint.run
+    import memlint.commands.check
 
     seen = []
-    check = memlint.run.run_check
+    check = memlint.commands.check.run
 
     def recording(args):
         seen.append(gc.isenabled())
         return check(args)
 
-    monkeypatch.setattr(memlint.run, "run_check", recording)
+    monkeypatch.setattr(memlint.commands.check, "run", recording)
     assert gc.isenabled()
     assert run(capsys, "mem", "--select", "FS002")[0] == 1
     assert seen == [False] and gc.isenabled()
@@ -62,7 +62,7 @@ def test_the_cyclic_collector_is_off_while_checking_only(store, capsys, monkeypa
     def failing(args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(memlint.run, "run_check", failing)
+    monkeypatch.setattr(memlint.commands.check, "run", failing)
     with pytest.raises(RuntimeError):
         main(["mem"])
     assert gc.isenabled()

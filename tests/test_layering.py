@@ -12,25 +12,12 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-# Circles through lazy imports, left for the core redesign (issue 15): commands that call
-# each other's reporting (run <-> fixer, rename and the language server reuse both, cli
-# dispatches to them) and the model that reads through the parser (store <-> parse).
+# Circles through lazy imports, left for the model redesign (issue 15): the model that
+# reads through the parser (store <-> parse), and masking that escapes (privacy <-> textutil).
 KNOWN_LAZY_CIRCLES = {
     frozenset({"memlint.parse", "memlint.store"}),
     frozenset({"memlint.privacy", "memlint.textutil"}),
-    frozenset(
-        {
-            "memlint.cli",
-            "memlint.fixer",
-            "memlint.lsp",
-            "memlint.lsp.server",
-            "memlint.rename",
-            "memlint.run",
-        }
-    ),
 }
-# Private names imported across modules, left for the commands/console split (issue 15).
-KNOWN_PRIVATE_IMPORTS = {("memlint.fixer", "memlint.run", "_check_selectors")}
 
 # What a rule may import besides memlint.rules.*: the model and the helpers below it.
 MODEL = {"memlint", "memlint.diagnostics", "memlint.store"}
@@ -177,4 +164,4 @@ def test_no_private_name_is_imported_across_modules():
         for target, name in imports(module, lazy=True)
         if name and name.startswith("_") and not name.startswith("__")
     }
-    assert found == KNOWN_PRIVATE_IMPORTS
+    assert found == set()

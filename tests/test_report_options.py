@@ -48,6 +48,19 @@ def test_check_and_fix_render_an_unfixable_store_alike(store, capsys, output_for
     assert fixed[1] == checked[1]
 
 
+@pytest.mark.parametrize("output_format", OUTPUT_FORMATS)
+def test_a_memoized_check_renders_as_fix_does(store, capsys, output_format):
+    """A warm check lints no store (the cache holds the result), so it has selected no
+    rule; its report still lists the rules that `--fix` lists, in every format."""
+    cache = ["--cache-dir", str(store / "cache")]
+    outputs = []
+    for extra in ([], [], ["--fix"]):  # cold, warm (memoized), fix
+        code = main(["check", "mem", "--output-format", output_format, *cache, *extra])
+        outputs.append((code, capsys.readouterr().out))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0][0] == 1
+
+
 @pytest.mark.parametrize("output_format", ["json", "json-lines"])
 def test_statistics_honour_json(store, capsys, output_format):
     code, out, _ = run(capsys, "mem", "--statistics", "--output-format", output_format)

@@ -1,7 +1,7 @@
-"""Command line: ``memlint check [PATHS]`` (also bare ``memlint [PATHS]``) and ``memlint rule``.
-
-Exit status: 0 clean, 1 when a diagnostic at or above ``--fail-on`` remains,
-2 for usage or configuration errors and when a rule crashed.
+"""Command line: parse the arguments of ``memlint check [PATHS]`` (also bare
+``memlint [PATHS]``), ``rule``, ``mv``, ``hook``, ``clean`` and ``server``, and hand
+them to the command's module in :mod:`memlint.commands`. :mod:`memlint.console` says
+what the exit statuses mean.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ OUTPUT_FORMATS = (
     "gitlab",
     "agent",
 )
-EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_ERROR = 0, 2  # before a command runs; memlint.console owns the rest
 
 
 def _codes(value: str) -> list[str]:
@@ -209,34 +209,35 @@ def normalize_argv(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     if argv[:2] == ["hook", "claude-code"] and not {"-h", "--help"} & set(argv):
-        # before argparse: most events are not about memories
-        from memlint.hook import run_claude_code
+        from memlint.commands import hook  # before argparse: most events are not about memories
 
-        return run_claude_code(argv[2:])
+        return hook.run_event(argv[2:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return EXIT_ERROR if exc.code not in (0, None) else EXIT_OK
     if args.command == "mv":
-        from memlint.rename import run_mv_command
+        from memlint.commands import mv
 
-        return run_mv_command(args)
+        return mv.run(args)
     if args.command == "hook":
-        from memlint.hook_install import run_hook_command
+        from memlint.commands import hook
 
-        return run_hook_command(args, parser)
+        return hook.run(args, parser)
     if args.command == "server":
-        from memlint.lsp import run_server_command
+        from memlint.commands import server
 
-        return run_server_command(args)
+        return server.run(args)
     if args.command == "rule":
-        from memlint.ruledoc import run_rule_command
+        from memlint.commands import rule
 
-        return run_rule_command(args)
+        return rule.run(args)
     if args.command == "clean":
-        return run_clean(args)
-    from memlint.run import OutputError, run_check
+        from memlint.commands import clean
+
+        return clean.run(args)
+    from memlint.commands import check
 
     # A run builds one large, long-lived object graph and leaves next to no cyclic
     # garbage (under 600 unreachable objects at the end of any run measured, the
@@ -244,29 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     # 2.7 s of a 14 s pre-commit run on 100,000 files. It is off while checking.
     gc.disable()
     try:
-        return run_check(args)
-    except OutputError as exc:
-        from memlint.textutil import escape
-
-        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
-        return EXIT_ERROR
+        return check.run(args)
     finally:
         gc.enable()
-
-
-def run_clean(args) -> int:
-    """``memlint clean``: remove the result cache (only a directory memlint tagged)."""
-    from memlint.cache import cache_directory, remove_cache
-    from memlint.textutil import escape
-
-    directory = cache_directory(args.cache_dir, os.getcwd())
-    try:
-        removed = remove_cache(directory)
-    except OSError as exc:
-        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
-        return EXIT_ERROR
-    print(f"{'Removed' if removed else 'No cache at'} {escape(directory)}")
-    return EXIT_OK
 
 
 def entry() -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from memlint.diagnostics import Severity
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 CONFIG_NAMES = (".memlint.toml", "memlint.toml", "pyproject.toml")
@@ -380,3 +381,168 @@ def _store(entry, where: str, config_dir: str) -> StoreConfig:
         raise ConfigError(f"{where}: local-only must be true or false")
     path = os.path.normpath(os.path.join(config_dir, entry["path"]))
     return StoreConfig(path, profile, local_only)
+
+
+# -- settings per folder, from plain values (the command line's, or a caller's) -----------
+
+SHOWN_FIELDS = tuple(
+    key
+    for key in Settings.__dataclass_fields__
+    if key not in ("config_path", "config_dir", "origins", "skipped_configs")
+)
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Settings given on top of every config file (the command line's options);
+    ``None`` and empty leave the file's value."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    fail_on: Severity | None = None
+    base_rev: str | None = None
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool | None = None
+    respect_gitignore: bool | None = None
+
+
+def resolve_settings(
+    config: tuple[str, ...] = (),
+    isolated: bool = False,
+    overrides: Overrides | None = None,
+    on_skip: Callable[[str, str], None] | None = None,
+    cwd: str | None = None,
+) -> SettingsTree:
+    """Settings per folder, as in ruff: the nearest config file at or above a folder
+    (``.memlint.toml`` > ``memlint.toml`` > ``pyproject.toml``) with the ``config``
+    values that are inline ``KEY = VALUE`` and ``overrides`` on top. A ``config`` value
+    naming a file, or ``isolated``, gives every folder the same settings. A
+    ``.memlint.toml`` that is another tool's configuration is passed over and given to
+    ``on_skip(path, why)`` once. The tree's ``base`` holds the settings of ``cwd``."""
+    inline: dict = {}
+    config_file = None
+    for value in config:
+        if os.path.isfile(value):
+            config_file = value
+        elif "=" in value:
+            import tomllib
+
+            try:
+                inline.update(tomllib.loads(value))
+            except tomllib.TOMLDecodeError as exc:
+                raise ConfigError(f"--config {value!r}: {exc}") from None
+        else:
+            raise ConfigError(f"--config {value!r}: no such file")
+    inline_settings = settings_from_mapping(inline) if inline else None
+    given = overrides or Overrides()
+
+    def settings_at(path: str | None, skipped: tuple[tuple[str, str], ...]) -> Settings:
+        return _overridden(load_settings(path), path, inline_settings, given, skipped)
+
+    folder = cwd or os.getcwd()
+    if config_file is not None or isolated:
+        return SettingsTree(folder, settings_at, fixed=settings_at(config_file, ()))
+    return SettingsTree(folder, settings_at, on_skip=on_skip)
+
+
+class SettingsTree:
+    """The settings that apply to each folder (``for_folder``), and those of the
+    working directory (``base``); ``hierarchical`` when they may differ by folder."""
+
+    def __init__(
+        self,
+        cwd: str,
+        settings_at: Callable[[str | None, tuple[tuple[str, str], ...]], Settings],
+        fixed: Settings | None = None,
+        on_skip: Callable[[str, str], None] | None = None,
+    ) -> None:
+        self.settings_at = settings_at
+        self.hierarchical = fixed is None
+        self.on_skip = on_skip
+        self.by_config: dict[str | None, Settings] = {}
+        self.reported: set[str] = set()
+        self.base = fixed if fixed is not None else self.for_folder(cwd)
+
+    @property
+    def settings_for(self) -> Callable[[str], Settings] | None:
+        """``for_folder`` when settings may differ by folder, else ``None``."""
+        return self.for_folder if self.hierarchical else None
+
+    def for_folder(self, folder: str) -> Settings:
+        if not self.hierarchical:
+            return self.base
+        skipped: list[tuple[str, str]] = []
+        path = find_config(folder, skipped)
+        for skipped_path, why in skipped:
+            if skipped_path not in self.reported:
+                self.reported.add(skipped_path)
+                if self.on_skip is not None:
+                    self.on_skip(skipped_path, why)
+        found = self.by_config.get(path)
+        if found is None:
+            found = self.by_config[path] = self.settings_at(path, tuple(skipped))
+        return found
+
+
+def _overridden(
+    settings: Settings,
+    config_file: str | None,
+    inline: Settings | None,
+    given: Overrides,
+    skipped: tuple[tuple[str, str], ...],
+) -> Settings:
+    """``settings`` (read from ``config_file``) under inline ``--config KEY=VALUE`` and
+    ``given``, recording where each setting came from."""
+    defaults = Settings()
+    origins = {
+        key: config_file
+        for key in SHOWN_FIELDS
+        if config_file and getattr(settings, key) != getattr(defaults, key)
+    }
+    if inline is not None:
+        changed = {
+            key: getattr(inline, key)
+            for key in settings.__dataclass_fields__
+            if getattr(inline, key) != getattr(defaults, key) and key != "config_dir"
+        }
+        settings = settings.with_overrides(**changed)
+        origins.update(dict.fromkeys(changed, "--config"))
+    overrides = {
+        "select": given.select,
+        "extend_select": (*settings.extend_select, *given.extend_select) or None,
+        "ignore": (*settings.ignore, *given.ignore) or None,
+        "fail_on": given.fail_on,
+        "base_rev": given.base_rev,
+        "exclude": given.exclude,
+        "extend_exclude": (*settings.extend_exclude, *given.extend_exclude) or None,
+        "force_exclude": given.force_exclude,
+        "respect_gitignore": given.respect_gitignore,
+    }
+    cli = {
+        key: value
+        for key, value in overrides.items()
+        if value is not None and value != getattr(settings, key)
+    }
+    origins.update(dict.fromkeys(cli, "command line"))
+    return settings.with_overrides(
+        **overrides,
+        origins=tuple(sorted(origins.items())),
+        skipped_configs=skipped,
+    )
+
+
+def validate_selectors(settings: Settings) -> None:
+    """Every selector of ``settings`` names some rule (a typo is an error, not a no-op)."""
+    from memlint.rules import rule_names
+
+    codes = rule_names()
+    for selector in (
+        *(settings.select or ()),
+        *settings.extend_select,
+        *settings.ignore,
+        *(code for _, codes in settings.per_file_ignores for code in codes),
+    ):
+        if selector != "ALL" and not any(code.startswith(selector) for code in codes):
+            raise ConfigError(f"unknown rule selector `{selector}`")

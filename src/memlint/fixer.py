@@ -14,8 +14,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-import posixpath
-import shutil
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -24,17 +22,16 @@ from memlint.config import Settings
 from memlint.detect import detect_profile
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, applicable
 from memlint.discovery import INDEX_NAME, Discovery
-from memlint.edits import FileChange, diff_text, joined, overlaps, splice
+from memlint.edits import FileChange, joined, overlaps, splice
 from memlint.engine import lint_store
 from memlint.parse import load_index, load_memory
 from memlint.sources.document import ReadProblem, SourceFile, decode_into
 from memlint.sources.yamledit import frontmatter_change
 from memlint.store import Store
-from memlint.textutil import escape, plural
-from memlint.transaction import interrupted_text, nearest_root
+from memlint.textutil import escape
+from memlint.transaction import nearest_root
 
 MAX_ITERATIONS = 100
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 DECODABLE_PROBLEMS = (None, "binary", "invalid-utf8")
 
 
@@ -491,104 +488,3 @@ def _apply(finder: SnapshotDiscovery, plan) -> str:
         state.update(path.encode("utf-8", "surrogateescape") + b"\0")
         state.update(hashlib.sha256(finder.current[path]).digest())
     return state.hexdigest()
-
-
-def show_fixes_text(fixed: list[Diagnostic]) -> str:
-    """ruff's ``--show-fixes`` listing: per file changed, how many of each rule were fixed."""
-    if not fixed:
-        return ""
-    from memlint.rules import rule_title
-
-    per_file: dict[str, Counter] = {}
-    for diagnostic in fixed:
-        for path in dict.fromkeys(edit.path for edit in diagnostic.fix.edits):
-            per_file.setdefault(_display_of(path, diagnostic), Counter())[diagnostic.code] += 1
-    lines = [f"Fixed {plural(len(fixed), 'problem')}:"]
-    for display, counts in sorted(per_file.items()):
-        lines.append(f"- {escape(display)}:")
-        for code, count in sorted(counts.items()):
-            name = rule_title(code)
-            lines.append(f"    {count} × {code} ({name})" if name else f"    {count} × {code}")
-    return "\n".join(lines) + "\n"
-
-
-def _display_of(path: str, diagnostic: Diagnostic) -> str:
-    """How ``path`` (a file a fix edits) is shown, in the style of the diagnostic's path."""
-    if path == diagnostic.path:
-        return diagnostic.display_path
-    rel = os.path.relpath(path, os.path.dirname(diagnostic.path)).replace(os.sep, "/")
-    return posixpath.normpath(posixpath.join(posixpath.dirname(diagnostic.display_path), rel))
-
-
-def run_fix(
-    args, settings: Settings, rules: list, stdin: tuple[str, bytes] | None = None, settings_for=None
-) -> int:
-    """``memlint check --fix | --diff | --fix-only``: fix, report, and pick the exit status.
-
-    With ``stdin``, the fixed text goes to stdout and the report to stderr.
-    """
-    import sys
-
-    from memlint.cli import EXIT_ERROR, EXIT_FAIL, EXIT_OK
-    from memlint.config import ConfigError
-    from memlint.discovery import UsageError
-    from memlint.engine import CRASH_CODE
-    from memlint.run import _check_selectors, emit_report, report_barren_paths, report_text
-
-    try:
-        outcome = fix_paths(
-            [p for p in args.paths if p != "-"],
-            settings,
-            rules,
-            unsafe=args.unsafe_fixes,
-            write=not args.diff,
-            stdin=stdin,
-            settings_for=settings_for,
-        )
-        for store in outcome.stores:
-            if store.settings is not None:
-                _check_selectors(store.settings)
-    except (UsageError, ConfigError) as exc:
-        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt as exc:
-        print(f"memlint: interrupted; {interrupted_text(exc)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    if report_barren_paths(args.paths, outcome.stores, settings, settings_for):
-        return EXIT_ERROR
-    for message in [] if args.silent else outcome.warnings:
-        print(f"memlint: warning: {message}", file=sys.stderr)
-    for message in outcome.errors:
-        print(f"memlint: error: {message}", file=sys.stderr)
-    fixed = len(outcome.fixed)
-    remaining = outcome.remaining
-    if stdin is not None and not args.diff:
-        path = os.path.normpath(os.path.join(os.getcwd(), stdin[0]))
-        new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
-        sys.stdout.flush()
-        sys.stdout.buffer.write(new)
-        if len(stdin[1]) > settings.max_file_size:  # read up to the cap: echo it all, unchanged
-            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
-        sys.stdout.flush()
-    report_stream = sys.stderr if stdin is not None else sys.stdout
-    if args.diff:
-        emit_report(args, diff_text(outcome.changes), report_stream)
-        if fixed and not args.silent:
-            print(f"Would fix {plural(fixed, 'problem')}.", file=sys.stderr)
-    else:
-        output = report_text(args, settings, remaining, outcome.stores, rules, fixed=outcome.fixed)
-        emit_report(args, output, report_stream)
-    if outcome.errors or any(d.code == CRASH_CODE for d in remaining):
-        return EXIT_ERROR
-    if args.diff:
-        return EXIT_FAIL if outcome.changes else EXIT_OK
-    if args.exit_non_zero_on_fix and outcome.changes:
-        return EXIT_FAIL
-    if args.fix_only or args.exit_zero:
-        return EXIT_OK
-    fail_on = {store.root: (store.settings or settings).fail_on for store in outcome.stores}
-    roots = set(fail_on)
-    failing = any(
-        d.severity >= fail_on.get(nearest_root(d.path, roots), settings.fail_on) for d in remaining
-    )
-    return EXIT_FAIL if failing else EXIT_OK

@@ -9,25 +9,22 @@ memory's own ``name``. Nothing is written when any part cannot be done safely.
 
 from __future__ import annotations
 
-import argparse
 import os
 import posixpath
 import re
-import sys
 from dataclasses import dataclass
 
 from memlint import writer
 from memlint.config import Settings
 from memlint.diagnostics import Edit
-from memlint.discovery import UsageError, discover
-from memlint.edits import FileChange, diff_text, splice
+from memlint.discovery import discover
+from memlint.edits import FileChange, splice
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.index import link_path
 from memlint.sources.markdown import scan_wikilinks
 from memlint.sources.yamledit import replace_scalar
 from memlint.store import Memory, Store, fold
-from memlint.textutil import escape, plural
 
 UNSAFE_STEM = re.compile(r"[\[\]|#\\/\"'`<>{}]|: |\s$|^\s|^\.|^-")
 HREF_ESCAPES = {" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", "%": "%25"}
@@ -48,44 +45,6 @@ class MovePlan:
     @property
     def source(self) -> str:
         return self.memory.file.path
-
-
-def run_mv_command(args: argparse.Namespace) -> int:
-    from memlint.cli import EXIT_ERROR, EXIT_OK
-    from memlint.config import ConfigError
-    from memlint.run import resolve_settings
-
-    options = argparse.Namespace(
-        config=args.config,
-        isolated=args.isolated,
-        select=None,
-        extend_select=[],
-        ignore=[],
-        fail_on=None,
-    )
-    try:
-        plan = plan_move(args.old, args.new, resolve_settings(options), os.getcwd())
-        display_target = _display(plan.target, os.getcwd())
-        if args.dry_run:
-            print(f"Would rename {escape(plan.memory.file.display)} -> {escape(display_target)}")
-            sys.stdout.write(diff_text(plan.changes))
-            return EXIT_OK
-        commit_move(plan)
-    except (MoveError, UsageError, ConfigError) as exc:
-        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
-        return EXIT_ERROR
-    except writer.WriteError as exc:
-        print(f"memlint: error: {escape(exc.path)}: {escape(exc.reason)}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("memlint: interrupted; every file was restored, nothing renamed", file=sys.stderr)
-        return 130
-    edited = sum(1 for change in plan.changes if change.path != plan.source)
-    print(
-        f"Renamed {escape(plan.memory.file.display)} -> {escape(display_target)}; "
-        f"updated {plural(plan.references, 'reference')} in {plural(edited, 'other file')}."
-    )
-    return EXIT_OK
 
 
 def plan_move(old: str, new: str, settings: Settings, cwd: str) -> MovePlan:
@@ -243,6 +202,7 @@ def _verify(source: SourceFile, new_bytes: bytes) -> None:
         raise MoveError(f"{source.display}: the edit would break its frontmatter")
 
 
-def _display(path: str, cwd: str) -> str:
+def display_path(path: str, cwd: str) -> str:
+    """``path`` as shown: relative to ``cwd`` when below it."""
     inside_cwd = path.startswith(cwd.rstrip(os.sep) + os.sep)
     return (os.path.relpath(path, cwd) if inside_cwd else path).replace(os.sep, "/")

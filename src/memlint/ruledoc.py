@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import sys
 
 from memlint import REPOSITORY_URL, __version__
 from memlint.diagnostics import FixAvailability
@@ -102,25 +100,6 @@ def rule_text(module) -> str:
     if meta.shared:
         head.append(f"Shared settings it reads, under `[shared]`:\n{shared_text(meta)}")
     return "\n".join(head) + "\n\n" + (module.__doc__ or "").strip() + "\n"
-
-
-def run_rule_command(args) -> int:
-    from memlint.rules import registry
-
-    rules = registry()
-    if args.all:
-        modules = [rules[code] for code in sorted(rules)]
-    elif args.code and args.code.upper() in rules:
-        modules = [rules[args.code.upper()]]
-    else:
-        print(f"memlint: error: unknown rule {args.code!r}", file=sys.stderr)
-        return 2
-    if args.output_format == "json":
-        data = [rule_dict(m) for m in modules]
-        print(json.dumps(data if args.all else data[0], indent=2))
-    else:
-        print("\n".join(rule_text(m) for m in modules), end="")
-    return 0
 
 
 def rules_table_markdown() -> str:

@@ -1,0 +1,175 @@
+"""``memlint check``: settings, discovery, rules, the report and the exit status."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from memlint import api, console
+from memlint.config import ConfigError, Overrides, resolve_settings, validate_selectors
+from memlint.console import EXIT_ERROR, EXIT_OK
+from memlint.diagnostics import Severity
+from memlint.textutil import escape
+
+if TYPE_CHECKING:
+    import argparse
+
+    from memlint.config import Settings, SettingsTree
+
+
+def settings_of(args: argparse.Namespace) -> SettingsTree:
+    """The settings per folder that the command line's options ask for."""
+    overrides = Overrides(
+        select=tuple(args.select) if args.select is not None else None,
+        extend_select=tuple(args.extend_select),
+        ignore=tuple(args.ignore),
+        fail_on=Severity.parse(args.fail_on) if args.fail_on else None,
+        base_rev=args.base,
+        exclude=tuple(args.exclude) if args.exclude is not None else None,
+        extend_exclude=tuple(args.extend_exclude),
+        force_exclude=args.force_exclude,
+        respect_gitignore=args.respect_gitignore,
+    )
+    return resolve_settings(tuple(args.config), args.isolated, overrides, on_skip=console.skipping)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return check(args)
+    except console.OutputError as exc:
+        return console.error(str(exc))
+
+
+def check(args: argparse.Namespace) -> int:
+    from memlint.discovery import UsageError
+
+    args.quiet = args.quiet or args.silent
+    try:
+        tree = settings_of(args)
+        settings = tree.base
+        validate_selectors(settings)
+        console.check_report_options(console.ReportOptions.from_args(args))
+        if args.show_settings:
+            print(console.settings_for_paths_text(tree, args.paths))
+            return EXIT_OK
+    except ConfigError as exc:
+        return console.error(str(exc))
+    try:
+        stdin = read_stdin(args, settings)
+    except UsageError as exc:
+        return console.error(str(exc))
+    notices: list[str] = []
+    fixing = (args.fix or args.diff or args.fix_only) and not (args.show_files or args.show_loaded)
+    try:
+        if fixing and args.staged:
+            raise UsageError("--staged checks only; fix with the memlint-fix hook or name paths")
+        paths, touched = named_paths(args, notices)
+    except UsageError as exc:
+        return console.error(str(exc))
+    if fixing and not (args.auto_memory and not paths):
+        from memlint.commands import fix
+
+        args.paths = [*paths, *(["-"] if stdin else [])]  # with the auto memory folder
+        return fix.run(args, tree, stdin)
+    caches = result_caches(args, settings)
+    try:
+        if (args.staged or args.auto_memory) and not (paths or touched or stdin):
+            report = sys.stdout if args.show_files else (None if args.quiet else sys.stderr)
+            for notice in notices if report else ():
+                print(f"{'' if args.show_files else 'memlint: '}{escape(notice)}", file=report)
+            return EXIT_OK
+        stores = api.load(
+            paths,
+            settings,
+            settings_for=tree.settings_for,
+            stdin=stdin,
+            caches=caches,
+            jobs=args.jobs,
+            touched=touched,
+            notices=notices,
+        )
+    except (UsageError, ConfigError) as exc:
+        return console.error(str(exc))
+    if console.barren_paths(api.barren_paths(args.paths, stores, settings, tree.settings_for)):
+        for notice in notices:
+            console.say(escape(notice))
+        return EXIT_ERROR
+    if args.show_files:
+        sys.stdout.write(console.files_text(stores, notices))
+        return EXIT_OK
+    if args.show_loaded:
+        from memlint.budget import loaded_text
+
+        sys.stdout.write(loaded_text(stores, settings))
+        return EXIT_OK
+    report = api.lint(stores, settings, caches, args.jobs)
+    output = console.render_report(report, console.ReportOptions.from_args(args))
+    console.emit_report(args, output)
+    if not stores and not args.quiet:
+        console.say("no memory store found (a folder with MEMORY.md)")
+        for notice in notices:
+            console.say(escape(notice))
+    return console.exit_status(report, args.exit_zero)
+
+
+def named_paths(args: argparse.Namespace, notices: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """The paths to check (from the command line, and Claude Code's auto memory folder
+    with ``--auto-memory``) and the paths the staged change touched (``--staged``)."""
+    from memlint.discovery import UsageError
+
+    paths = [p for p in args.paths if p != "-"]
+    touched: tuple[str, ...] = ()
+    if args.staged:
+        from memlint.gitbase import GitUnavailable, staged_changes
+
+        try:
+            changed, gone = staged_changes(os.getcwd())
+        except GitUnavailable as exc:
+            raise UsageError(f"--staged: {exc}") from None
+        touched = (*changed, *gone)
+        if not touched:
+            notices.append("--staged: nothing is staged")
+    if args.auto_memory:
+        from memlint.discovery import auto_memory_candidates
+
+        found = None
+        for candidate in auto_memory_candidates(os.getcwd()):
+            exists = os.path.isdir(candidate) and not os.path.islink(candidate)
+            notices.append(
+                f"auto memory: looked in {candidate} ({'found' if exists else 'not there'})"
+            )
+            if exists:
+                found = candidate
+                break
+        if found is not None:
+            paths.append(found)
+    return paths, touched
+
+
+def read_stdin(args: argparse.Namespace, settings: Settings) -> tuple[str, bytes] | None:
+    """``(filename, bytes)`` when the path ``-`` asks to lint stdin, else ``None``."""
+    from memlint.discovery import UsageError
+
+    if "-" not in args.paths:
+        if args.stdin_filename:
+            raise UsageError("--stdin-filename needs the path `-` (read stdin)")
+        return None
+    if not args.stdin_filename:
+        raise UsageError("reading stdin (`-`) needs --stdin-filename PATH inside a store")
+    if sys.stdin is None:
+        raise UsageError("stdin is closed; nothing to read for `-`")
+    try:
+        data = sys.stdin.buffer.read(settings.max_file_size + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read stdin: {exc.strerror or exc}") from None
+    return args.stdin_filename, data
+
+
+def result_caches(args: argparse.Namespace, settings: Settings):
+    """The run's result cache, or ``None`` with ``--no-cache``."""
+    if args.no_cache:
+        return None
+    from memlint.cache import open_caches
+
+    return open_caches(args.cache_dir, settings, os.getcwd())

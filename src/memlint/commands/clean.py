@@ -1,0 +1,25 @@
+"""``memlint clean``: remove the result cache (only a directory memlint tagged)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from memlint import console
+from memlint.console import EXIT_OK
+from memlint.textutil import escape
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    from memlint.cache import cache_directory, remove_cache
+
+    directory = cache_directory(args.cache_dir, os.getcwd())
+    try:
+        removed = remove_cache(directory)
+    except OSError as exc:
+        return console.error(str(exc))
+    print(f"{'Removed' if removed else 'No cache at'} {escape(directory)}")
+    return EXIT_OK

@@ -1,0 +1,77 @@
+"""``memlint check --fix | --diff | --fix-only``: fix, report, and pick the exit status.
+
+With stdin, the fixed text goes to stdout and the report to stderr."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from typing import TYPE_CHECKING
+
+from memlint import api, console
+from memlint.config import ConfigError
+from memlint.console import EXIT_ERROR, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK
+from memlint.textutil import plural
+
+if TYPE_CHECKING:
+    import argparse
+
+    from memlint.config import SettingsTree
+
+
+def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] | None) -> int:
+    from memlint.discovery import UsageError
+    from memlint.edits import diff_text
+    from memlint.transaction import interrupted_text
+
+    settings = tree.base
+    try:
+        outcome, report = api.fix(
+            [p for p in args.paths if p != "-"],
+            settings,
+            unsafe=args.unsafe_fixes,
+            write=not args.diff,
+            stdin=stdin,
+            settings_for=tree.settings_for,
+        )
+    except (UsageError, ConfigError) as exc:
+        return console.error(str(exc))
+    except KeyboardInterrupt as exc:
+        console.say(f"interrupted; {interrupted_text(exc)}")
+        return EXIT_INTERRUPTED
+    if console.barren_paths(
+        api.barren_paths(args.paths, outcome.stores, settings, tree.settings_for)
+    ):
+        return EXIT_ERROR
+    for message in [] if args.silent else outcome.warnings:
+        console.say(f"warning: {message}")
+    for message in outcome.errors:
+        console.say(f"error: {message}")
+    fixed = len(outcome.fixed)
+    if stdin is not None and not args.diff:
+        path = os.path.normpath(os.path.join(os.getcwd(), stdin[0]))
+        new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
+        sys.stdout.flush()
+        sys.stdout.buffer.write(new)
+        if len(stdin[1]) > settings.max_file_size:  # read up to the cap: echo it all, unchanged
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
+        sys.stdout.flush()
+    report_stream = sys.stderr if stdin is not None else sys.stdout
+    if args.diff:
+        console.emit_report(args, diff_text(outcome.changes), report_stream)
+        if fixed and not args.silent:
+            print(f"Would fix {plural(fixed, 'problem')}.", file=sys.stderr)
+    else:
+        output = console.render_report(report, console.ReportOptions.from_args(args))
+        console.emit_report(args, output, report_stream)
+    status = console.exit_status(report)
+    if outcome.errors or status == EXIT_ERROR:
+        return EXIT_ERROR
+    if args.diff:
+        return EXIT_FAIL if outcome.changes else EXIT_OK
+    if args.exit_non_zero_on_fix and outcome.changes:
+        return EXIT_FAIL
+    if args.fix_only or args.exit_zero:
+        return EXIT_OK
+    return status

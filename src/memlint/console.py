@@ -1,0 +1,317 @@
+"""What a command shows and returns: the report (:func:`render_report`, the one way
+every command renders a :class:`~memlint.api.Report`), colour, summaries, statistics,
+the ``--show-*`` listings, messages on stderr and the exit status.
+
+Exit status: 0 clean, 1 when a diagnostic at or above ``--fail-on`` remains,
+2 for usage or configuration errors and when a rule crashed, 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
+
+from memlint.diagnostics import Applicability, Diagnostic, Severity, applicable
+from memlint.textutil import escape, plural
+
+if TYPE_CHECKING:
+    from memlint.api import Report
+    from memlint.config import Settings, SettingsTree
+
+EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+STATISTICS_FORMATS = frozenset({"full", "concise", "json", "json-lines"})
+
+
+class OutputError(Exception):
+    """The report could not be written where ``-o`` asked."""
+
+
+def error(message: str) -> int:
+    """Print ``memlint: error: MESSAGE`` (escaped) on stderr; the exit status of errors."""
+    print(f"memlint: error: {escape(message)}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def say(text: str) -> None:
+    """Print ``memlint: TEXT`` on stderr (``text`` is escaped by the caller)."""
+    print(f"memlint: {text}", file=sys.stderr)
+
+
+def skipping(path: str, why: str) -> None:
+    """A config file passed over (another tool's ``.memlint.toml``)."""
+    say(f"skipping {escape(path)}: {escape(why)}")
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """How a report is shown: the ``--output-format`` and the options that shape it."""
+
+    output_format: str = "full"
+    statistics: bool = False
+    show_fixes: bool = False
+    unsafe_fixes: bool = False
+    quiet: bool = False
+    fix_only: bool = False
+    color: bool = False
+    stdin_filename: str | None = None  # the file stdin was linted as
+
+    @classmethod
+    def from_args(cls, args) -> ReportOptions:
+        """The options of ``memlint check``'s parsed command line."""
+        return cls(
+            output_format=args.output_format,
+            statistics=args.statistics,
+            show_fixes=args.show_fixes,
+            unsafe_fixes=args.unsafe_fixes,
+            quiet=args.quiet,
+            fix_only=args.fix_only,
+            color=use_color(args.color, args.output_file),
+            stdin_filename=args.stdin_filename if "-" in args.paths else None,
+        )
+
+
+def check_report_options(options: ReportOptions) -> None:
+    from memlint.config import ConfigError
+
+    if options.statistics and options.output_format not in STATISTICS_FORMATS:
+        raise ConfigError(
+            f"--statistics writes the formats {', '.join(sorted(STATISTICS_FORMATS))}, "
+            f"not {options.output_format}"
+        )
+
+
+def render_report(report: Report, options: ReportOptions) -> str:
+    """``report`` in ``options.output_format``: the one function through which ``check``
+    and ``check --fix`` build their output, so the two cannot drift."""
+    from memlint.output import TEXT_FORMATS, RenderContext, render
+
+    text_format = options.output_format in TEXT_FORMATS
+    diagnostics = report.diagnostics
+    output = ""
+    if not options.fix_only:
+        if options.statistics:
+            output = statistics_text(diagnostics, options.output_format)
+        else:
+            from memlint.output import LISTS_RULES
+
+            listed = options.output_format in LISTS_RULES
+            ctx = RenderContext(
+                cwd=os.getcwd(),
+                sources=report.sources(),
+                color=options.color,
+                show_fixes=options.show_fixes,
+                unsafe_fixes=options.unsafe_fixes,
+                rule_codes=report.listed_rules() if listed else (),
+                stdin_filename=options.stdin_filename,
+            )
+            output = render(options.output_format, diagnostics, ctx)
+    fixed = report.fixed
+    if text_format and options.show_fixes and fixed is not None:
+        output += show_fixes_text(fixed)
+    if text_format and not options.quiet:
+        if options.fix_only:
+            output += f"Fixed {plural(len(fixed or ()), 'problem')}.\n"
+        elif not options.statistics:
+            output += summary_text(
+                diagnostics,
+                report.stores,
+                fixed=len(fixed or ()),
+                unsafe_fixes=options.unsafe_fixes,
+            )
+    return output
+
+
+def barren_paths(barren: list[tuple[str, str]]) -> bool:
+    """Print an error for each folder named that holds no store; whether there was one."""
+    for raw, reason in barren:
+        say(f"error: {escape(raw)}: {reason}")
+    return bool(barren)
+
+
+def exit_status(report: Report, exit_zero: bool = False) -> int:
+    """2 when a rule crashed, else 1 when a diagnostic reaches its ``fail-on`` (0 with
+    ``exit_zero``)."""
+    from memlint.engine import CRASH_CODE
+
+    if any(d.code == CRASH_CODE for d in report.diagnostics):
+        return EXIT_ERROR
+    if exit_zero:
+        return EXIT_OK
+    return EXIT_FAIL if report.failing else EXIT_OK
+
+
+def emit_report(args, output: str, stream: TextIO | None = None) -> None:
+    """Write the report; ``-s`` prints nothing (a file asked for with ``-o`` is still written)."""
+    if args.silent and not args.output_file:
+        return
+    emit(output, args.output_file, stream)
+
+
+def emit(output: str, output_file: str | None, stream: TextIO | None = None) -> None:
+    """Write ``output`` to ``output_file``, else to ``stream`` (default stdout)."""
+    if output_file:
+        try:
+            with open(output_file, "w", encoding="utf-8", newline="") as handle:
+                handle.write(output)
+        except OSError as exc:
+            raise OutputError(f"cannot write {output_file}: {exc.strerror or exc}") from None
+    else:
+        (stream or sys.stdout).write(output)
+
+
+def use_color(color: str, output_file: str | None) -> bool:
+    """``--color``, then ``NO_COLOR``, then ``FORCE_COLOR`` (non-empty), then a terminal."""
+    if color == "always":
+        return True
+    if color == "never" or output_file or os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def summary_text(
+    diagnostics: list[Diagnostic], stores, *, fixed: int = 0, unsafe_fixes: bool = False
+) -> str:
+    """ruff's summary: totals, ``(N fixed, M remaining)`` after fixing, and fix hints."""
+    if not diagnostics and not fixed:
+        return f"All checks passed ({plural(len(stores), 'store')}).\n"
+    total = plural(len(diagnostics) + fixed, "problem")
+    if fixed:
+        lines = [f"Found {total} ({fixed} fixed, {len(diagnostics)} remaining)."]
+    else:
+        counts = Counter(d.severity for d in diagnostics)
+        parts = [plural(counts[s], s.label) for s in reversed(Severity) if counts[s]]
+        lines = [f"Found {total} ({', '.join(parts)})."]
+    fixable = sum(1 for d in diagnostics if applicable(d.fix, unsafe_fixes))
+    unsafe = Applicability.UNSAFE
+    hidden = (
+        0
+        if unsafe_fixes
+        else sum(1 for d in diagnostics if d.fix and d.fix.applicability is unsafe)
+    )
+    hint = f"{plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option"
+    if fixable:
+        option = "`--fix --unsafe-fixes`" if unsafe_fixes else "`--fix`"
+        lines.append(
+            f"[*] {fixable} fixable with the {option} option" + (f" ({hint})." if hidden else ".")
+        )
+    elif hidden:
+        lines.append(f"No fixes available ({hint}).")
+    return "\n".join(lines) + "\n"
+
+
+def statistics_text(diagnostics: list[Diagnostic], output_format: str = "full") -> str:
+    """Counts per rule: a table, or ruff's JSON (``code``, ``name``, ``count``, ``fixable``)."""
+    from memlint.rules import rule_title
+
+    counts = Counter(d.code for d in diagnostics)
+    fixable = {d.code for d in diagnostics if d.fix and d.fix.applicability is Applicability.SAFE}
+    if output_format in ("json", "json-lines"):
+        import json
+
+        rows = [
+            {"code": code, "name": rule_title(code), "count": count, "fixable": code in fixable}
+            for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        ]
+        if output_format == "json":
+            return json.dumps(rows, indent=2, ensure_ascii=True) + "\n"
+        return "".join(json.dumps(row, ensure_ascii=True) + "\n" for row in rows)
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    lines = []
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        name = rule_title(code)
+        marker = "[*] " if code in fixable else ""
+        lines.append(f"{count:>{width}}\t{code}\t{marker}{name}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def show_fixes_text(fixed: list[Diagnostic]) -> str:
+    """ruff's ``--show-fixes`` listing: per file changed, how many of each rule were fixed."""
+    if not fixed:
+        return ""
+    import posixpath
+
+    from memlint.rules import rule_title
+
+    def shown(path: str, diagnostic: Diagnostic) -> str:
+        """How ``path`` (a file a fix edits) is shown, in the style of the diagnostic's."""
+        if path == diagnostic.path:
+            return diagnostic.display_path
+        rel = os.path.relpath(path, os.path.dirname(diagnostic.path)).replace(os.sep, "/")
+        folder = posixpath.dirname(diagnostic.display_path)
+        return posixpath.normpath(posixpath.join(folder, rel))
+
+    per_file: dict[str, Counter] = {}
+    for diagnostic in fixed:
+        edits = diagnostic.fix.edits if diagnostic.fix else ()
+        for path in dict.fromkeys(edit.path for edit in edits):
+            per_file.setdefault(shown(path, diagnostic), Counter())[diagnostic.code] += 1
+    lines = [f"Fixed {plural(len(fixed), 'problem')}:"]
+    for display, counts in sorted(per_file.items()):
+        lines.append(f"- {escape(display)}:")
+        for code, count in sorted(counts.items()):
+            name = rule_title(code)
+            lines.append(f"    {count} × {code} ({name})" if name else f"    {count} × {code}")
+    return "\n".join(lines) + "\n"
+
+
+def files_text(stores, notices: list[str] | tuple[str, ...] = ()) -> str:
+    """Each store, why it is one, its profile and files, and what was passed over."""
+    out = []
+    for store in stores:
+        out.append(
+            f"{escape(store.display_root)}: profile {store.profile} "
+            f"({escape(store.profile_reason)}); store because it {escape(store.reason)}\n"
+        )
+        if store.index is not None:
+            out.append(f"  index   {escape(store.index.file.display)}\n")
+        for memory in store.memories:
+            out.append(f"  memory  {escape(memory.file.display)}\n")
+        for source in store.files:
+            if source.text is None:
+                out.append(f"  unread  {escape(source.display)}\n")
+        for source in store.notes:
+            out.append(f"  notes   {escape(source.display)}\n")
+        for rel in store.excluded:
+            out.append(f"  excluded {escape(rel)}\n")
+        for skipped in store.skipped:
+            out.append(f"  skipped {escape(skipped.display)} ({escape(skipped.detail)})\n")
+        for display, why in store.other_jsonl:
+            out.append(
+                f"  jsonl   {escape(display)} (not a note store: {escape(why)}; checked for "
+                "privacy and encoding only; list it in `notes` to lint it as one)\n"
+            )
+    out.extend(f"{escape(notice)}\n" for notice in notices)
+    return "".join(out)
+
+
+def settings_for_paths_text(tree: SettingsTree, paths: list[str]) -> str:
+    """``--show-settings``: the settings of the working directory, or those that apply
+    to each path given (its folder's nearest config file)."""
+    named = [p for p in paths if p != "-"]
+    if not named:
+        return settings_text(tree.base)
+    texts = []
+    for raw in named:
+        path = os.path.abspath(raw)
+        folder = path if os.path.isdir(path) else os.path.dirname(path)
+        texts.append(f"Settings for {escape(raw)}\n" + settings_text(tree.for_folder(folder)))
+    return "\n\n".join(texts)
+
+
+def settings_text(settings: Settings) -> str:
+    """Every setting, with the file (or option) it came from, and the files passed over."""
+    from memlint.config import SHOWN_FIELDS
+
+    origins = dict(settings.origins)
+    lines = [f"Settings path: {escape(settings.config_path or '(none)')}"]
+    lines.extend(
+        f"Skipped: {escape(path)} ({escape(why)})" for path, why in settings.skipped_configs
+    )
+    for key in SHOWN_FIELDS:
+        origin = origins.get(key, "default")
+        lines.append(f"{key} = {getattr(settings, key)!r}  # {escape(origin)}")
+    return "\n".join(lines)
