@@ -528,6 +528,49 @@ def test_each_store_is_linted_and_fixed_with_its_own_settings_as_check_does(tmp_
             own.process.kill()
 
 
+def test_rapid_changes_are_linted_together_and_the_last_text_wins(tmp_path):
+    """Changes that arrive while a lint runs are not linted one by one: the server
+    publishes fewer times than the client changed the document, never an older
+    version after a newer one, and last the findings of the last text."""
+    store = tmp_path / "store"
+    store.mkdir()
+    lines = ["# Memory", ""]
+    for n in range(120):
+        (store / f"m{n}.md").write_text(memory(f"m{n}", f"memory {n}", "Text."), encoding="utf-8")
+        lines.append(f"- [M{n}](m{n}.md) — memory {n}")
+    (store / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    target = store / "m7.md"
+    text = target.read_text(encoding="utf-8")
+    rapid = LspClient(tmp_path)
+    try:
+        rapid.open(target)
+        assert rapid.diagnostics(target) == []
+        changes = 40
+        for n in range(changes):
+            rapid.change(target, text + f"See [[missing-{n}]].\n")
+        rapid.change(target, text + "See [[m8]].\n")
+        rapid.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": target.as_uri()}, "position": {"line": 0, "character": 0}},
+        )  # answered once every lint asked for before it is published
+        versions, last = [], None
+        while not rapid.notifications.empty():
+            message = rapid.notifications.get_nowait()
+            if message["method"] == "textDocument/publishDiagnostics":
+                params = message["params"]
+                if params["uri"] == target.as_uri():
+                    versions.append(params["version"])
+                    last = params["diagnostics"]
+        assert versions == sorted(versions)
+        assert versions[-1] == changes + 2
+        assert last == []
+        assert len(versions) < changes
+        assert rapid.stop() == 0
+    finally:
+        if rapid.process.poll() is None:
+            rapid.process.kill()
+
+
 def test_watched_config_change_reloads_settings(workspace):
     third = LspClient(workspace)
     try:

@@ -570,14 +570,17 @@ class Discovery:
         data = self.overrides.get(path)
         if data is None:
             return read_source(path, rel, display, self.settings.max_file_size)
-        source = SourceFile(path=path, rel=rel, display=display)
-        if len(data) > self.settings.max_file_size:
-            source.problem = ReadProblem(
-                "too-large", f"over the {self.settings.max_file_size}-byte cap"
-            )
-        else:
-            decode_into(source, data)
-        return source
+        return source_from_bytes(path, rel, display, data, self.settings.max_file_size)
+
+
+def source_from_bytes(path: str, rel: str, display: str, data: bytes, max_size: int) -> SourceFile:
+    """``data`` read as the file ``path`` (stdin, an editor's buffer), as a read would."""
+    source = SourceFile(path=path, rel=rel, display=display)
+    if len(data) > max_size:
+        source.problem = ReadProblem("too-large", f"over the {max_size}-byte cap")
+    else:
+        decode_into(source, data)
+    return source
 
 
 def discover(

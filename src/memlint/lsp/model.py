@@ -10,12 +10,17 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, cast
 
 from memlint.config import Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.store import Memory, Store, fold
+
+if TYPE_CHECKING:
+    from memlint.cache import StoreCache
+    from memlint.sources.document import SourceFile
 
 SUPPRESSIBLE_SUFFIXES = (".md", ".markdown")
 
@@ -35,7 +40,11 @@ class LintResult:
 
 
 class StoreLinter:
-    """Settings per configuration file, rules per settings, one lint per call."""
+    """Settings per configuration file, rules per settings, and each store as last
+    linted: a change to the text of memories is linted on that store with those
+    memories parsed again (nothing else is read, parsed or checked one file at a time
+    again); anything else (a file created, deleted or renamed, the index or a note
+    store edited, a document closed, ``reload``) loads the store again."""
 
     def __init__(self, cwd: str) -> None:
         self.cwd = cwd
@@ -43,6 +52,7 @@ class StoreLinter:
         self._rules: dict[int, list] = {}
         self._cache_dir: str | None = None
         self._secret = os.urandom(32)
+        self._kept: dict[str, _Kept] = {}  # store root -> the store as last linted
 
     def caches(self, settings: Settings):
         """A result cache of the server's own, in a private folder it created (so that a
@@ -60,9 +70,15 @@ class StoreLinter:
             self._cache_dir = None
 
     def reload(self) -> None:
-        """Forget loaded settings (a configuration file changed)."""
+        """Forget loaded settings and stores (a configuration file changed)."""
         self._settings.clear()
         self._rules.clear()
+        self._kept.clear()
+
+    def forget(self, path: str) -> None:
+        """Load the store holding ``path`` again on its next lint (files changed on disk)."""
+        for root in [r for r in self._kept if path.startswith(r + os.sep)]:
+            del self._kept[root]
 
     def settings_at(self, folder: str) -> Settings:
         """The settings of the nearest configuration file at or above ``folder``;
@@ -97,14 +113,28 @@ class StoreLinter:
     def lint(self, path: str, buffers: dict[str, str]) -> LintResult | None:
         """Lint the store holding ``path`` (every file reported on), each file of
         ``buffers`` read as that text; ``None`` when ``path`` is in no store."""
-        from memlint.engine import lint_store
-
         settings = self.settings_for(path)
         root = self.root_of(path, settings)
         if root is None:
             return None
+        inside = {p: text for p, text in buffers.items() if p.startswith(root + os.sep)}
+        kept = self._kept.get(root)
+        if kept is not None:
+            result = kept.relint(inside, self.rules_for(kept.result.settings))
+            if result is not None:
+                return result
+            del self._kept[root]  # one copy of the store in memory while loading again
+        return self._load(path, root, settings, buffers, inside)
+
+    def _load(
+        self, path: str, root: str, settings: Settings, buffers: dict[str, str], inside: dict
+    ) -> LintResult | None:
+        from memlint.engine import lint_store
+
         caches = self.caches(settings)
-        finder = Discovery(settings, self.cwd, caches, settings_for=self.settings_at)
+        finder = Discovery(
+            settings, self.cwd, caches, jobs=1, keep_raw=False, settings_for=self.settings_at
+        )
         for other, text in buffers.items():
             if other == path or self._same_store(finder, other, root):
                 finder.add_override(other, text.encode("utf-8", "surrogatepass"))
@@ -115,19 +145,20 @@ class StoreLinter:
         store = next((s for s in finder.load() if _holds(s, path)), None)
         if store is None:
             return None
-        found: dict[str, list[Diagnostic]] = {}
-        cache = caches.for_store(store.root)
+        store.memo = None  # the next keystroke needs every file's own results at hand
         settings = store.settings or settings
+        results = _KeptResults(caches.for_store(store.root))
         # one process: a server has threads, which a forked worker pool must not copy,
         # and a warm lint is faster without the pool (10,000 files: 1.9 s, not 3.8 s)
-        for diagnostic in lint_store(store, settings, self.rules_for(settings), cache, 1):
-            found.setdefault(diagnostic.path, []).append(diagnostic)
-        cache.forget_missing(store)
+        found = lint_store(store, settings, self.rules_for(settings), _as_cache(results), 1)
+        caches.for_store(store.root).forget_missing(store)
         caches.save()
-        for diagnostics in found.values():
-            diagnostics.sort(key=Diagnostic.sort_key)
-        sources = {s.path: s for s in (*store.files, *store.notes)}
-        return LintResult(store, settings, found, sources)
+        results.disk = None
+        result = _result(store, settings, found)
+        held = {p for p in inside if p in result.sources}
+        if store.root == root:
+            self._kept[root] = _Kept(result, results, held, set(inside) - held)
+        return result
 
     @staticmethod
     def _same_store(finder: Discovery, path: str, root: str) -> bool:
@@ -139,6 +170,117 @@ class StoreLinter:
 
 def _holds(store: Store, path: str) -> bool:
     return path.startswith(store.root + os.sep) or any(s.path == path for s in store.notes)
+
+
+def _result(store: Store, settings: Settings, found: list[Diagnostic]) -> LintResult:
+    by_path: dict[str, list[Diagnostic]] = {}
+    for diagnostic in found:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    for diagnostics in by_path.values():
+        diagnostics.sort(key=Diagnostic.sort_key)
+    sources = {s.path: s for s in (*store.files, *store.notes)}
+    return LintResult(store, settings, by_path, sources)
+
+
+class _KeptResults:
+    """The one-file rules' results of a kept store's files, by file object (a file
+    whose text did not change is the same object in the next lint), falling back to
+    the server's result cache (``disk``) while the store is loaded."""
+
+    def __init__(self, disk: StoreCache | None) -> None:
+        self.disk = disk
+        self.found: dict[str, tuple[SourceFile, str, list]] = {}
+
+    def local_results(self, source: SourceFile, profile: str) -> list | None:
+        kept = self.found.get(source.path)
+        if kept is not None and kept[0] is source and kept[1] == profile:
+            return kept[2]
+        found = self.disk.local_results(source, profile) if self.disk is not None else None
+        if found is not None:
+            self.found[source.path] = (source, profile, found)
+        return found
+
+    def remember_local_results(self, source: SourceFile, profile: str, found: list) -> None:
+        self.found[source.path] = (source, profile, found)
+        if self.disk is not None:
+            self.disk.remember_local_results(source, profile, found)
+
+    def remember_memo(self, profile: str, reason: str, found: list, again: list[str]) -> None:
+        if self.disk is not None:
+            self.disk.remember_memo(profile, reason, found, again)
+
+
+def _as_cache(results: _KeptResults) -> StoreCache:
+    """``lint_store`` reads and remembers one-file results and the memo, nothing else."""
+    return cast("StoreCache", results)
+
+
+@dataclass
+class _Kept:
+    """A store as last linted, with the buffers read in place of its files (``held``)
+    and the buffers below its root that are not its files (``foreign``)."""
+
+    result: LintResult
+    results: _KeptResults
+    held: set[str]
+    foreign: set[str]
+
+    def relint(self, inside: dict[str, str], rules: list) -> LintResult | None:
+        """The store with the memories whose buffer text changed parsed again, linted;
+        ``None`` when it must be loaded again (a buffer closed or not a memory's)."""
+        from memlint.engine import lint_store
+        from memlint.sources.document import read_source
+
+        result = self.result
+        wanted = {p: t for p, t in inside.items() if p not in self.foreign}
+        if any(p not in result.sources for p in wanted):
+            return None  # a file the store did not hold: created, or not the store's
+        for path in self.held - set(wanted):  # closed: the file on disk again
+            source = result.sources[path]
+            text = read_source(path, source.rel, source.display, result.settings.max_file_size)
+            if text.text is None:
+                return None
+            wanted[path] = text.text
+        changed = {p: t for p, t in wanted.items() if result.text(p) != t}
+        self.held = set(inside) - self.foreign
+        if not changed:
+            return result
+        store = edited_store(result.store, changed, result.settings)
+        if store is None:
+            return None
+        found = lint_store(store, result.settings, rules, _as_cache(self.results), 1)
+        self.result = _result(store, result.settings, found)
+        return self.result
+
+
+def edited_store(store: Store, texts: dict[str, str], settings: Settings) -> Store | None:
+    """``store`` with the memories at the paths of ``texts`` read as that text; every
+    other file and memory is shared, not read or parsed again. ``None`` when a path is
+    not a memory of the store or its text cannot be read as one."""
+    from memlint.detect import detect_profile
+    from memlint.discovery import source_from_bytes
+    from memlint.parse import load_memory
+
+    files = list(store.files)
+    memories = list(store.memories)
+    at_file = {source.path: i for i, source in enumerate(files)}
+    at_memory = {memory.file.path: i for i, memory in enumerate(memories)}
+    for path, text in texts.items():
+        if path not in at_memory:
+            return None
+        old = files[at_file[path]]
+        data = text.encode("utf-8", "surrogatepass")
+        source = source_from_bytes(path, old.rel, old.display, data, settings.max_file_size)
+        if not source.readable:
+            return None
+        files[at_file[path]] = source
+        memories[at_memory[path]] = load_memory(source, fingerprint=False)
+    edited = replace(store, files=files, memo=None)
+    edited.memories = memories
+    edited.index = store.index
+    config = next((s for s in settings.stores if os.path.normpath(s.path) == store.root), None)
+    edited.profile, edited.profile_reason, edited.profile_guess = detect_profile(edited, config)
+    return edited
 
 
 # -- the store graph --------------------------------------------------------------

@@ -9,9 +9,12 @@ the negotiated encoding (UTF-16 unless the client offers another).
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import os
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidRequest
@@ -92,7 +95,12 @@ class PositionMap:
 
 
 class MemlintServer(LanguageServer):
-    """The server state: the last lint of each store, what was published for each file."""
+    """The server state: the last lint of each store, what was published for each file.
+
+    Lints run one at a time on a thread of their own, so that the server goes on reading
+    while one runs: the changes that arrive meanwhile are linted together, once, when it
+    ends (a burst of keystrokes costs two lints, not one per keystroke). Requests are
+    answered once every lint asked for before them is published."""
 
     def __init__(self) -> None:
         super().__init__("memlint", __version__)
@@ -101,6 +109,13 @@ class MemlintServer(LanguageServer):
         self.linted: dict[str, int | None] = {}  # open document path -> version linted
         self.published: dict[str, list[Diagnostic]] = {}
         self.unsafe_fixes = False  # initializationOptions {"unsafeFixes": true}
+        self.lock = threading.Lock()  # the linter is used by one thread at a time
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlint-lint")
+        self.queue: dict[str, bool] = {}  # paths to lint -> whether the document closed
+        self.draining: asyncio.Future | None = None
+        self.applied: dict[str, int] = {}  # store root -> the number of its newest lint applied
+        self.started = 0  # the number of the newest lint started
+        self.watched = False  # the client reports file changes (didChangeWatchedFiles)
 
     # -- documents ----------------------------------------------------------------
 
@@ -116,11 +131,15 @@ class MemlintServer(LanguageServer):
                 found[path] = document
         return found
 
-    def buffers(self) -> dict[str, str]:
+    def snapshot(self) -> dict[str, tuple[int | None, str]]:
+        """Each open document's version and text (without a BOM), as they are now."""
         return {
-            path: document.source.removeprefix("\ufeff")
+            path: (document.version, document.source.removeprefix("\ufeff"))
             for path, document in self.open_documents().items()
         }
+
+    def buffers(self) -> dict[str, str]:
+        return {path: text for path, (_, text) in self.snapshot().items()}
 
     def position_map(self, path: str, result: model.LintResult | None) -> PositionMap:
         document = self.open_documents().get(path)
@@ -140,6 +159,45 @@ class MemlintServer(LanguageServer):
 
     # -- linting and publishing -------------------------------------------------------
 
+    def lint_soon(self, path: str, *, closed: bool = False) -> None:
+        """Lint ``path``'s store on the lint thread, with the changes that come meanwhile."""
+        self.queue.pop(path, None)
+        self.queue[path] = closed
+        if self.draining is None or self.draining.done():
+            self.draining = asyncio.ensure_future(self._drain())
+
+    async def settled(self) -> None:
+        """Wait until every lint asked for so far is published."""
+        while self.draining is not None and not self.draining.done():
+            await asyncio.shield(self.draining)
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.queue:
+            path = next(iter(self.queue))
+            closed = {path} if self.queue.pop(path) else set()
+            root = self._root_holding(path)
+            if root is not None:  # one lint publishes every open document of its store
+                for other in [p for p in self.queue if p.startswith(root + os.sep)]:
+                    if self.queue.pop(other):
+                        closed.add(other)
+            snapshot = self.snapshot()
+            self.started += 1
+            number = self.started
+            try:
+                result = await loop.run_in_executor(self.pool, self._lint, path, snapshot)
+            except Exception as exc:  # a lint that fails must not stop the server
+                self._failed(path, exc)
+                continue
+            self._apply(path, result, snapshot, number, closed)
+
+    def _lint(self, path: str, snapshot: dict) -> model.LintResult | None:
+        with self.lock:
+            return self.linter.lint(path, {p: text for p, (_, text) in snapshot.items()})
+
+    def _root_holding(self, path: str) -> str | None:
+        return next((root for root in self.results if path.startswith(root + os.sep)), None)
+
     def result_for(self, path: str) -> model.LintResult | None:
         """The lint of ``path``'s store as the document is now (linted again if stale)."""
         if not path.endswith(LINTED_SUFFIXES):
@@ -152,41 +210,62 @@ class MemlintServer(LanguageServer):
                 return result
         return self.relint(path)
 
-    def relint(self, path: str, *, clear: bool = False) -> model.LintResult | None:
-        """Lint ``path``'s store and publish what changed: ``path``, the open documents of
-        the store, the files that depend on ``path`` and every file whose findings changed."""
+    def relint(self, path: str) -> model.LintResult | None:
+        """Lint ``path``'s store now, in this thread, and publish what changed."""
+        snapshot = self.snapshot()
+        self.started += 1
+        number = self.started
         try:
-            result = self.linter.lint(path, self.buffers())
+            result = self._lint(path, snapshot)
         except (ConfigError, UsageError) as exc:
-            self.window_show_message(
-                lsp.ShowMessageParams(
-                    type=lsp.MessageType.Error,
-                    message=f"memlint: {escape(mask_text(str(exc)))}",
-                )
-            )
-            self.publish(path, [], None, force=True)
+            self._failed(path, exc)
             return None
+        return self._apply(path, result, snapshot, number, set())
+
+    def _failed(self, path: str, exc: Exception) -> None:
+        if isinstance(exc, (ConfigError, UsageError)):
+            message = f"memlint: {escape(mask_text(str(exc)))}"
+        else:
+            message = f"memlint: internal error ({type(exc).__name__}); {escape(path)} not linted"
+        self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Error, message=message))
+        self.publish(path, [], None, force=True)
+
+    def _apply(
+        self, path: str, result, snapshot: dict, number: int, closed: set[str]
+    ) -> model.LintResult | None:
+        """Publish what a lint of ``snapshot`` changed: ``path``, the open documents of its
+        store, and every file whose findings changed (the files that depend on ``path``
+        on a first lint). A lint older than one already applied is dropped, and so are
+        the findings of documents changed since (their lint is queued)."""
         if result is None:
             self.publish(path, [], None, force=True)
             return None
         root = result.store.root
+        if number < self.applied.get(root, 0):
+            return self.results.get(root)
+        self.applied[root] = number
         previous = self.results.get(root)
         self.results[root] = result
+        inside = root + os.sep
         documents = self.open_documents()
-        for open_path, document in documents.items():
-            if open_path.startswith(root + os.sep):
-                self.linted[open_path] = document.version
-        targets = {path} | {p for p in documents if p.startswith(root + os.sep)}
-        targets |= model.dependents(result, path)
-        if previous is not None:
-            targets |= model.dependents(previous, path)
+        current = {
+            p: d.version for p, d in documents.items() if snapshot.get(p, (None,))[0] == d.version
+        }
+        for open_path, (version, _) in snapshot.items():
+            if open_path.startswith(inside):
+                self.linted[open_path] = version
+        targets = {path} | closed | {p for p in documents if p.startswith(inside)}
+        if previous is None:
+            targets |= model.dependents(result, path)
+        else:
             for other in set(previous.by_path) | set(result.by_path):
                 if previous.by_path.get(other, []) != result.by_path.get(other, []):
                     targets.add(other)
-        inside = root + os.sep
         targets |= {p for p, found in self.published.items() if found and p.startswith(inside)}
         for target in sorted(targets):
-            found = [] if clear and target == path else result.by_path.get(target, [])
+            if target in documents and target not in current:
+                continue  # changed since this lint: published by the next one
+            found = [] if target in closed else result.by_path.get(target, [])
             self.publish(target, found, result, force=target == path)
         return result
 
@@ -331,6 +410,7 @@ def initialized(ls: MemlintServer, params: lsp.InitializedParams) -> None:
     dynamic = ls.client_capabilities.workspace
     watch = dynamic and dynamic.did_change_watched_files
     if watch and watch.dynamic_registration:
+        ls.watched = True
         ls.client_register_capability(
             lsp.RegistrationParams(
                 registrations=[
@@ -348,7 +428,7 @@ def initialized(ls: MemlintServer, params: lsp.InitializedParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: MemlintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    _lint_uri(ls, params.text_document.uri)
+    _lint_uri(ls, params.text_document.uri, from_disk=not ls.watched)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -358,7 +438,7 @@ def did_change(ls: MemlintServer, params: lsp.DidChangeTextDocumentParams) -> No
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: MemlintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    _lint_uri(ls, params.text_document.uri)
+    _lint_uri(ls, params.text_document.uri, from_disk=not ls.watched)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -367,13 +447,18 @@ def did_close(ls: MemlintServer, params: lsp.DidCloseTextDocumentParams) -> None
     if path is None or not path.endswith(LINTED_SUFFIXES):
         return
     ls.linted.pop(path, None)
-    ls.relint(path, clear=True)
+    ls.lint_soon(path, closed=True)
 
 
-def _lint_uri(ls: MemlintServer, uri: str) -> None:
+def _lint_uri(ls: MemlintServer, uri: str, *, from_disk: bool = False) -> None:
+    """Lint the document's store soon; ``from_disk``: read the store again first (a
+    client that does not report file changes: other files may have changed on disk)."""
     path = _path(uri)
     if path is not None and path.endswith(LINTED_SUFFIXES):
-        ls.relint(path)
+        if from_disk:
+            with ls.lock:
+                ls.linter.forget(path)
+        ls.lint_soon(path)
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -386,11 +471,13 @@ def did_change_watched_files(ls: MemlintServer, params: lsp.DidChangeWatchedFile
     for path in paths:
         if not path.endswith(LINTED_SUFFIXES):
             continue
-        root = next((r for r in ls.results if path.startswith(r + os.sep)), None)
+        with ls.lock:
+            ls.linter.forget(path)
+        root = ls._root_holding(path)
         if root is None or root in done:
             continue
         done.add(root)
-        ls.relint(path)
+        ls.lint_soon(path)
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -400,12 +487,12 @@ def did_change_configuration(ls: MemlintServer, params) -> None:
 
 def _reload(ls: MemlintServer) -> None:
     """Configuration changed: load settings again and lint every open document."""
-    ls.linter.reload()
+    with ls.lock:
+        ls.linter.reload()
     ls.results.clear()
     ls.linted.clear()
     for path in sorted(ls.open_documents()):
-        if path not in ls.linted:
-            ls.relint(path)
+        ls.lint_soon(path)
 
 
 @server.feature(
@@ -414,7 +501,8 @@ def _reload(ls: MemlintServer) -> None:
         code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True
     ),
 )
-def code_action(ls: MemlintServer, params: lsp.CodeActionParams):
+async def code_action(ls: MemlintServer, params: lsp.CodeActionParams):
+    await ls.settled()
     path = _path(params.text_document.uri)
     if path is None:
         return None
@@ -462,8 +550,9 @@ def _fix_all_title(ls: MemlintServer) -> str:
 
 
 @server.feature(lsp.CODE_ACTION_RESOLVE)
-def code_action_resolve(ls: MemlintServer, action: lsp.CodeAction) -> lsp.CodeAction:
+async def code_action_resolve(ls: MemlintServer, action: lsp.CodeAction) -> lsp.CodeAction:
     """The edit of a ``source.fixAll.memlint`` action offered without one."""
+    await ls.settled()
     data = action.data if isinstance(action.data, dict) else {}
     path = _path(data["uri"]) if isinstance(data.get("uri"), str) else None
     result = ls.result_for(path) if action.kind == FIX_ALL and path else None
@@ -545,7 +634,8 @@ def _fix_all(ls: MemlintServer, path: str, result) -> lsp.CodeAction | None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-def definition(ls: MemlintServer, params: lsp.DefinitionParams):
+async def definition(ls: MemlintServer, params: lsp.DefinitionParams):
+    await ls.settled()
     span = _link(ls, params)
     if span is None or span.path is None:
         return None
@@ -563,7 +653,8 @@ def _link(ls: MemlintServer, params) -> model.LinkSpan | None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_LINK)
-def document_link(ls: MemlintServer, params: lsp.DocumentLinkParams):
+async def document_link(ls: MemlintServer, params: lsp.DocumentLinkParams):
+    await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     if result is None:
@@ -581,7 +672,8 @@ def document_link(ls: MemlintServer, params: lsp.DocumentLinkParams):
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-def hover(ls: MemlintServer, params: lsp.HoverParams):
+async def hover(ls: MemlintServer, params: lsp.HoverParams):
+    await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     if result is None:
@@ -615,7 +707,8 @@ def _rule_doc(code: str) -> str | None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["["]))
-def completion(ls: MemlintServer, params: lsp.CompletionParams):
+async def completion(ls: MemlintServer, params: lsp.CompletionParams):
+    await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     if result is None:
@@ -646,7 +739,8 @@ def completion(ls: MemlintServer, params: lsp.CompletionParams):
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME)
-def rename(ls: MemlintServer, params: lsp.RenameParams):
+async def rename(ls: MemlintServer, params: lsp.RenameParams):
+    await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     if result is None:
@@ -659,9 +753,10 @@ def rename(ls: MemlintServer, params: lsp.RenameParams):
 
 
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
-def prepare_rename(ls: MemlintServer, params: lsp.PrepareRenameParams):
+async def prepare_rename(ls: MemlintServer, params: lsp.PrepareRenameParams):
     """What a rename at the position would rename: the span naming the memory and its
     file stem (the name ``memlint mv`` gives it), or an error the client shows."""
+    await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     offset = ls.offset(params.text_document.uri, params.position) if result else None
@@ -694,7 +789,8 @@ def _move_edit(ls, result, source: str, new: str, *, with_rename: bool) -> lsp.W
         filters=[lsp.FileOperationFilter(pattern=lsp.FileOperationPattern(glob="**/*.md"))]
     ),
 )
-def will_rename_files(ls: MemlintServer, params: lsp.RenameFilesParams):
+async def will_rename_files(ls: MemlintServer, params: lsp.RenameFilesParams):
+    await ls.settled()
     document_changes: list = []
     for item in params.files:
         old, new = _path(item.old_uri), _path(item.new_uri)
@@ -718,5 +814,6 @@ def serve() -> int:
     try:
         server.start_io(sys.stdin.buffer, protocol_out)
     finally:
+        server.pool.shutdown(wait=True, cancel_futures=True)
         server.linter.close()
     return 0 if getattr(server.protocol, "_shutdown", False) else 1
