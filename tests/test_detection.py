@@ -6,7 +6,7 @@ import pytest
 
 from memlint.config import Settings
 from memlint.discovery import discover
-from tests.helpers import SHARED, lint_files, shared_available, write_files
+from tests.helpers import SHARED, lint_files, write_files
 
 REAL = SHARED / "corpus" / "real"
 
@@ -45,20 +45,20 @@ def _profiles(path) -> dict[str, str]:
     }
 
 
-@pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+@pytest.mark.shared
 @pytest.mark.parametrize("folder", sorted(EXPECTED))
 def test_real_folder_profile(folder):
     where, profile = EXPECTED[folder]
     assert _profiles(REAL / folder) == {where: profile}
 
 
-@pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+@pytest.mark.shared
 def test_table_covers_every_real_folder():
     folders = {p.name for p in REAL.iterdir() if p.is_dir()}
     assert folders == set(EXPECTED) | set(NOTE_ONLY)
 
 
-@pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+@pytest.mark.shared
 @pytest.mark.parametrize("folder", NOTE_ONLY)
 def test_foreign_jsonl_stores_are_not_linted(folder):
     assert _profiles(REAL / folder) == {}

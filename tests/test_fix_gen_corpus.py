@@ -12,12 +12,12 @@ from memlint.config import Settings
 from memlint.diagnostics import Applicability
 from memlint.engine import selected_rules
 from memlint.fixer import fix_paths
-from tests.helpers import SHARED, lint_dir
+from tests.helpers import SHARED, generate_store, lint_dir
 
 GENERATOR = SHARED / "bench" / "gen_corpus.py"
 
 
-@pytest.mark.skipif(not GENERATOR.is_file(), reason="shared gen_corpus.py not available")
+@pytest.mark.shared
 def test_fix_repairs_generated_store_in_one_run(tmp_path):
     store = tmp_path / "store"
     subprocess.run(
@@ -43,3 +43,16 @@ def test_fix_repairs_generated_store_in_one_run(tmp_path):
     assert not [d for d in after if d.code in always_fixable]
     again = fix_paths([str(store)], settings, selected_rules(settings), cwd=str(tmp_path))
     assert not again.changes and not again.fixed
+
+
+def test_index_past_the_cut_gets_no_entry_fix_on_the_projects_own_generator(tmp_path):
+    """The core suite's part of the test above, without ../shared: in a 600-memory store
+    the index is past the loader's cut, so IX002 declines and points at IX008; in a
+    small one it fixes."""
+    for files, fixed in ((600, False), (60, True)):
+        store = generate_store(tmp_path / str(files), files, seed=3, defect_rate=0.3)
+        unindexed = [d for d in lint_dir(store) if d.code == "IX002"]
+        assert unindexed
+        for d in unindexed:
+            assert bool(d.fix) is fixed
+            assert fixed or "past the loader's cut (see IX008)" in " ".join(d.notes)

@@ -16,7 +16,7 @@ from memlint.sources.frontmatter import (
     load_yaml,
     parse_frontmatter,
 )
-from tests.helpers import SHARED, generate_store, shared_available, utf8_texts
+from tests.helpers import SHARED, generate_store, utf8_texts
 
 BASE = 4
 
@@ -103,14 +103,14 @@ def test_generated_store_agrees(tmp_path: Path) -> None:
     assert answered >= len(blocks) * 0.8
 
 
+@pytest.mark.shared
 def test_real_corpus_agrees() -> None:
-    if not shared_available() or not (SHARED / "corpus" / "real").is_dir():
-        pytest.skip("shared corpus not available")
     blocks = blocks_of(sorted((SHARED / "corpus" / "real").rglob("*.md")))
     answered = sum(agrees(content) for content in blocks)
     assert answered > 0
 
 
+@pytest.mark.shared
 def test_hostile_corpus_agrees(hostile_corpus: Path) -> None:
     for content in blocks_of(sorted(p for p in hostile_corpus.rglob("*") if p.is_file())):
         agrees(content)

@@ -9,6 +9,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import tree_fingerprint
 
 TIMEOUT = 20
@@ -42,6 +44,7 @@ def run_case(case: Path, cwd: Path) -> tuple[str, int | None, str, str]:
     )
 
 
+@pytest.mark.shared
 def test_hostile_corpus_lint_mode(hostile_corpus, tmp_path):
     cases = sorted(p for p in hostile_corpus.iterdir() if p.is_dir())
     assert len(cases) >= 50

@@ -15,6 +15,8 @@ from memlint.fixer import fix_paths
 from memlint.writer import TEMP_PREFIX, WriteError, check_target
 from tests.helpers import generate_hostile, tree_fingerprint
 
+pytestmark = pytest.mark.shared
+
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from memlint.sources import index as index_module
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
-from tests.helpers import SHARED, generate_store, shared_available, utf8_texts
+from tests.helpers import SHARED, generate_store, utf8_texts
 
 
 def both(text: str) -> tuple[list, list | None]:
@@ -64,13 +64,13 @@ def test_unsure_bodies_use_markdown_it(text: str) -> None:
     assert index_module.plain_link_lines(text, 0, 0) is None
 
 
+@pytest.mark.shared
 def test_real_corpus_indexes_agree() -> None:
-    if not shared_available() or not (SHARED / "corpus" / "real").is_dir():
-        pytest.skip("shared corpus not available")
     for text in utf8_texts(sorted((SHARED / "corpus" / "real").rglob("MEMORY.md"))):
         agrees(text)
 
 
+@pytest.mark.shared
 def test_hostile_corpus_agrees(hostile_corpus: Path) -> None:
     for text in utf8_texts(sorted(hostile_corpus.rglob("*.md"))):
         if len(text) < 100_000:  # the huge cases test markdown-it's speed, not the scan

@@ -26,7 +26,7 @@ REAL = SHARED / "corpus" / "real"
 SNAPSHOT = Path(__file__).parent / "snapshots" / "real_corpus_counts.json"
 LINKED_ONLY = {code for code, module in registry().items() if module.META.profiles == LINKED}
 
-pytestmark = pytest.mark.skipif(not shared_available(), reason="/work/shared is not available")
+pytestmark = pytest.mark.shared
 
 
 def _folders() -> list[Path]:

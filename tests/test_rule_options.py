@@ -12,9 +12,8 @@ import pytest
 
 from memlint.cli import main
 from memlint.config import Settings
-from memlint.rules import registry
+from memlint.rules import registry, shared
 from memlint.rules.base import RuleContext
-from memlint.rules.shared import SHARED
 from tests.helpers import write_files
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "memlint"
@@ -132,7 +131,7 @@ def test_each_rule_names_the_shared_settings_it_reads():
     with pytest.raises(KeyError, match="IX009 reads `loader-max-lines`"):
         ctx.shared("loader-max-lines")
     for code, module in registry().items():
-        assert set(module.META.shared) <= set(SHARED), code
+        assert set(module.META.shared) <= set(shared.SHARED), code
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (

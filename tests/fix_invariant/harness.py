@@ -278,15 +278,16 @@ def write_store(root: Path, files: dict[str, bytes]) -> None:
         path.write_bytes(data)
 
 
-def fuzz(stores: int, seed: int, workdir: Path, extra_seeds=()) -> Tally:
-    """Check ``stores`` mutated stores built from seed stores (and ``extra_seeds``)."""
+def fuzz(stores: int, seed: int, workdir: Path, extra_seeds=(), extra_share: float = 0.3) -> Tally:
+    """Check ``stores`` mutated stores built from generated seed stores, or, for about
+    ``extra_share`` of them, from ``extra_seeds`` (real stores)."""
     rng = random.Random(seed)
     settings = Settings()
     rules = selected_rules(settings)
     tally = Tally()
     pool = list(extra_seeds)
     for number in range(stores):
-        base = rng.choice(pool) if pool and rng.random() < 0.3 else seed_store(rng)
+        base = rng.choice(pool) if pool and rng.random() < extra_share else seed_store(rng)
         root = workdir / f"store-{number % 4}"
         write_store(root, mutate(base, rng))
         found = check_store(root, settings, rules)

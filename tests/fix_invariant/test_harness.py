@@ -14,17 +14,15 @@ import pytest
 
 from memlint.config import Settings
 from tests.fix_invariant.harness import Tally, check_store, check_tree_copy, fuzz, read_seed
-from tests.helpers import SHARED, generate_hostile, generate_store, shared_available
+from tests.helpers import SHARED, generate_hostile, generate_store
 
 REAL = SHARED / "corpus" / "real"
 FUZZ_STORES = int(os.environ.get("MEMLINT_FUZZ_STORES", "2000"))
 FUZZ_SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "16"))
-needs_real = pytest.mark.skipif(
-    not shared_available() or not REAL.is_dir(), reason="../shared/corpus/real not available"
-)
+REAL_SHARE = 0.3  # of the fuzzed stores, those built from real stores (with ../shared)
 
 
-@needs_real
+@pytest.mark.shared
 @pytest.mark.parametrize("select", [None, ("ALL",)], ids=["default", "all-rules"])
 def test_every_real_store(tmp_path, select):
     settings = Settings() if select is None else Settings().with_overrides(select=select)
@@ -52,6 +50,7 @@ def test_generated_stores(tmp_path, shape):
     assert tally.violations == []
 
 
+@pytest.mark.shared
 def test_hostile_corpus(tmp_path):
     corpus = generate_hostile(tmp_path / "hostile")
     tally = Tally()
@@ -63,12 +62,20 @@ def test_hostile_corpus(tmp_path):
 
 
 def test_mutation_fuzzer(tmp_path):
-    seeds = []
-    if shared_available() and REAL.is_dir():
-        seeds = [s for s in (read_seed(p) for p in sorted(REAL.iterdir()) if p.is_dir()) if s]
-    tally = fuzz(FUZZ_STORES, FUZZ_SEED, tmp_path, seeds)
+    stores = FUZZ_STORES - int(FUZZ_STORES * REAL_SHARE)
+    tally = fuzz(stores, FUZZ_SEED, tmp_path)
     print(tally)
-    assert tally.stores == FUZZ_STORES and tally.fixes > FUZZ_STORES // 4
+    assert tally.stores == stores and tally.fixes > stores // 4
+    assert tally.violations == []
+
+
+@pytest.mark.shared
+def test_mutation_fuzzer_on_real_stores(tmp_path):
+    seeds = [s for s in (read_seed(p) for p in sorted(REAL.iterdir()) if p.is_dir()) if s]
+    stores = int(FUZZ_STORES * REAL_SHARE)
+    tally = fuzz(stores, FUZZ_SEED + 1, tmp_path, seeds, extra_share=1.0)
+    print(tally)
+    assert seeds and tally.stores == stores and tally.fixes > stores // 4
     assert tally.violations == []
 
 
