@@ -528,9 +528,8 @@ def test_diagnostics_with_a_field_of_the_wrong_type_are_not_used(
 ) -> None:
     """Each field of a cached diagnostic is checked: one wrong type and the memo is a miss
     (such entries crashed the renderers, or made them run for seconds)."""
-    from dataclasses import replace
-
     from memlint.diagnostics import Position, Range
+    from memlint.records import replace
 
     cache_dir = tmp_path / "cache"
     reference = report(generated, capsys, "--no-cache")

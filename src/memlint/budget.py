@@ -19,8 +19,7 @@ by default (never fewer than UTF-16 units, so every real cut is reported) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
+from memlint.records import dataclass, field, replace
 from memlint.sources.markdown import FENCE
 
 MAX_LINES = 200

@@ -11,10 +11,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from memlint.diagnostics import Severity
+from memlint.records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from collections.abc import Callable

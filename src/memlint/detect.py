@@ -6,8 +6,9 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
+
+from memlint.records import dataclass
 
 if TYPE_CHECKING:
     from memlint.config import StoreConfig

@@ -6,8 +6,9 @@ Edits address exact byte spans of a file's raw content.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+
+from memlint.records import dataclass, field
 
 
 class Severity(IntEnum):

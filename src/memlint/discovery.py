@@ -27,11 +27,11 @@ import os
 import re
 import stat
 import time
-from dataclasses import dataclass, field
 
 from memlint.cache import CacheSet, StoreCache, config_key, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
+from memlint.records import dataclass, field
 from memlint.selection import is_selected
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store

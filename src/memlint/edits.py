@@ -7,10 +7,10 @@ and its replacement, a :class:`FileChange` a file's bytes before and after.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
 
 from memlint.diagnostics import Edit
 from memlint.privacy import mask_text
+from memlint.records import dataclass, replace
 from memlint.textutil import escape
 
 

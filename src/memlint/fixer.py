@@ -15,7 +15,6 @@ import hashlib
 import itertools
 import os
 from collections import Counter
-from dataclasses import dataclass, field, replace
 
 from memlint import transaction, writer
 from memlint.config import Settings
@@ -25,6 +24,7 @@ from memlint.discovery import INDEX_NAME, Discovery
 from memlint.edits import FileChange, joined, overlaps, splice
 from memlint.engine import lint_store
 from memlint.parse import load_index, load_memory
+from memlint.records import dataclass, field, replace
 from memlint.sources.document import ReadProblem, SourceFile, decode_into
 from memlint.sources.yamledit import frontmatter_change
 from memlint.store import Store

@@ -35,8 +35,8 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 
+from memlint.records import dataclass
 from memlint.textutil import LazyPattern
 
 ELLIPSIS = "…"

@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass
 
 from memlint import writer
 from memlint.config import Settings
 from memlint.diagnostics import Edit
 from memlint.discovery import discover
 from memlint.edits import FileChange, splice
+from memlint.records import dataclass
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.index import link_path

@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from memlint.records import dataclass
 
 DATE_TIME = re.compile(
     r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})[Tt]"

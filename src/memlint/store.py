@@ -6,9 +6,10 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
+
+from memlint.records import dataclass, field
 
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
     from memlint.cache import Memo

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from memlint.diagnostics import Diagnostic
+from memlint.records import dataclass, field
 from memlint.rules import CRASH_RULE, UNUSED_SUPPRESSION_RULE, rule_code
 from memlint.sources.document import SourceFile
 from memlint.sources.markdown import prose_lines

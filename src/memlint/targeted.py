@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from memlint.diagnostics import Diagnostic
+from memlint.records import dataclass, field
 
 if TYPE_CHECKING:
     from memlint.cache import CacheSet

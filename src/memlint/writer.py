@@ -20,8 +20,8 @@ import os
 import re
 import secrets
 import stat
-from dataclasses import dataclass
 
+from memlint.records import dataclass
 from memlint.store import fold
 
 TEMP_PREFIX = ".memlint-"

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
 from memlint.config import Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
+from memlint.records import dataclass, field, replace
 from memlint.store import Memory, Store, fold
 
 if TYPE_CHECKING:
@@ -499,8 +499,6 @@ def suppression_edit(text: str, diagnostic: Diagnostic) -> tuple[int, int, str] 
 
 
 def _at_line(diagnostic: Diagnostic, line: int) -> Diagnostic:
-    from dataclasses import replace
-
     from memlint.diagnostics import Position, Range
 
     return replace(diagnostic, range=Range(Position(line, 1), Position(line, 1)))

@@ -9,10 +9,10 @@ that is shown is masked; ``--fix`` applies the diagnostics it was given, unmaske
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field, replace
 
 from memlint.diagnostics import Diagnostic, Fix
 from memlint.privacy import mask_text
+from memlint.records import dataclass, field, replace
 
 RENDERERS = {
     "full": ("text", "render_full"),

@@ -24,10 +24,10 @@ the store's files (git): its results are never cached.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from enum import Enum
 
 from memlint.diagnostics import Diagnostic, Fix, FixAvailability, Range, Severity
+from memlint.records import dataclass
 from memlint.selection import is_selected
 from memlint.sources.document import SourceFile
 

@@ -6,10 +6,10 @@ import os
 import stat
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from memlint.diagnostics import Edit, Position, Range
+from memlint.records import dataclass
 
 BOM = "\ufeff"
 BOM_BYTES = b"\xef\xbb\xbf"

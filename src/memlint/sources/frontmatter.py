@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+
+from memlint.records import dataclass, field
 
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_DEPTH = 64

@@ -8,8 +8,9 @@ gives exact character spans for diagnostics and fixes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from urllib.parse import unquote
+
+from memlint.records import dataclass
 
 # CommonMark allows spaces around the destination: `]( file.md )` links file.md.
 LINK = re.compile(

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memlint.diagnostics import Position, Range
+from memlint.records import dataclass, field
 from memlint.sources.document import BOM, SourceFile
 
 MAX_INT_DIGITS = 400

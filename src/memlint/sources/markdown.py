@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from memlint.records import dataclass
 
 WIKILINK = re.compile(r"\[\[([^\[\]\n]{1,200})\]\]")
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")

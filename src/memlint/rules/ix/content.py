@@ -4,9 +4,9 @@ unindexed memory without linking it (IX013), and list items holding content (IX0
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from memlint.budget import loader_limits, simulate
+from memlint.records import dataclass
 from memlint.rules.ix.resolve import indexed_memories, normalized_target
 from memlint.sources.markdown import LIST_ITEM, prose_lines
 from memlint.store import Memory, Store

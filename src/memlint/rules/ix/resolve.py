@@ -14,10 +14,10 @@ import re
 import stat
 import weakref
 from collections import Counter
-from dataclasses import dataclass
 
 from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Edit
+from memlint.records import dataclass
 from memlint.sources.index import SCHEME, IndexEntry, escape_reason, parse_index
 from memlint.store import Memory, Store, fold
 

@@ -29,10 +29,9 @@ a `+` glued to a letter or digit (`1e+10`). National numbers without `+`
 are long digit runs for PV006. Keep documented numbers with `allow-patterns`.
 """
 
-import dataclasses
-
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_phones
+from memlint.records import replace
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
 
@@ -52,4 +51,4 @@ META = RuleMeta(
 def check(ctx, source):
     in_notes = source.rel.endswith(".jsonl") and ctx.settings.severity_for(META.code) is None
     for found in check_source(ctx, source, find_phones, "personal data"):
-        yield dataclasses.replace(found, severity=Severity.ERROR) if in_notes else found
+        yield replace(found, severity=Severity.ERROR) if in_notes else found

@@ -9,9 +9,9 @@ bold at the start of a line (``Why:``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from memlint.records import dataclass
 from memlint.sources.markdown import prose_lines
 
 SECTION_TYPES = ("feedback", "project")

@@ -1,0 +1,252 @@
+"""``dataclass``, ``field`` and ``replace``: the part of :mod:`dataclasses` memlint
+uses, at a fraction of its start-up cost.
+
+Every memlint run defines some forty record classes before it reads a file. The
+standard decorator imports :mod:`inspect` (and with it ``ast``, ``dis``,
+``tokenize``) and compiles each method of each class separately, about a
+third of memlint's own import time. This one generates only ``__init__``
+(one ``exec`` per class); equality, ordering and hashing compare the same
+tuple of fields through :func:`operator.attrgetter`, and ``repr`` is shared.
+What a class gets is what ``dataclasses`` would give it for the options used
+here (``frozen``, ``slots``, ``eq``, ``order``; ``field(default=,
+default_factory=, init=, repr=, compare=)``), with the same hash values and
+the same pickled state. Type checkers see the standard module.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass
+    from dataclasses import field as field
+    from dataclasses import replace as replace
+else:
+    _MISSING = object()
+    _HAS_DEFAULT_FACTORY = object()
+    _object_setattr = object.__setattr__
+
+    class FrozenInstanceError(AttributeError):
+        """Assigning to a field of a frozen record."""
+
+    class Field:
+        __slots__ = ("compare", "default", "default_factory", "init", "name", "repr")
+
+        def __init__(self, default, default_factory, init, repr, compare):
+            self.name = ""
+            self.default = default
+            self.default_factory = default_factory
+            self.init = init
+            self.repr = repr
+            self.compare = compare
+
+    def field(*, default=_MISSING, default_factory=_MISSING, init=True, repr=True, compare=True):
+        """Options for one field, as :func:`dataclasses.field` takes them."""
+        if default is not _MISSING and default_factory is not _MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        return Field(default, default_factory, init, repr, compare)
+
+    def dataclass(cls=None, /, *, frozen=False, slots=False, eq=True, order=False):
+        """Make ``cls`` a record class, as :func:`dataclasses.dataclass` does."""
+
+        def wrap(cls):
+            return _process(cls, frozen, slots, eq, order)
+
+        return wrap if cls is None else wrap(cls)
+
+    def replace(obj, /, **changes):
+        """A copy of the record ``obj`` with ``changes``, as :func:`dataclasses.replace`."""
+        for f in obj.__dataclass_fields__.values():
+            if not f.init:
+                if f.name in changes:
+                    raise ValueError(f"field {f.name} is declared with init=False")
+            elif f.name not in changes:
+                changes[f.name] = getattr(obj, f.name)
+        return obj.__class__(**changes)
+
+    def _fields(cls) -> list[Field]:
+        fields: dict[str, Field] = {}
+        for base in reversed(cls.__mro__[1:]):
+            for f in getattr(base, "__dataclass_fields__", {}).values():
+                fields[f.name] = f
+        annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (no inspect)
+        for name, annotation in annotations.items():
+            if isinstance(annotation, str) and annotation.startswith(
+                ("ClassVar", "typing.ClassVar")
+            ):
+                continue
+            default = cls.__dict__.get(name, _MISSING)
+            given = isinstance(default, Field)
+            f = default if given else Field(default, _MISSING, True, True, True)
+            f.name = name
+            fields[name] = f
+            if given:  # a plain default stays a class attribute, as in dataclasses
+                if f.default is _MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, f.default)
+        return list(fields.values())
+
+    def _init(cls, fields: list[Field], frozen: bool):
+        namespace = {"__MISSING": _HAS_DEFAULT_FACTORY, "__setattr": _object_setattr}
+        params, body = [], []
+        seen_default = False
+        for f in fields:
+            if f.init:
+                if f.default is not _MISSING:
+                    namespace[f"default_{f.name}"] = f.default
+                    params.append(f"{f.name}=default_{f.name}")
+                    seen_default = True
+                elif f.default_factory is not _MISSING:
+                    params.append(f"{f.name}=__MISSING")
+                    seen_default = True
+                else:
+                    if seen_default:
+                        raise TypeError(f"non-default argument {f.name!r} follows default argument")
+                    params.append(f.name)
+            if f.default_factory is not _MISSING:
+                namespace[f"factory_{f.name}"] = f.default_factory
+                value = (
+                    f"factory_{f.name}() if {f.name} is __MISSING else {f.name}"
+                    if f.init
+                    else f"factory_{f.name}()"
+                )
+            elif f.init:
+                value = f.name
+            elif f.default is not _MISSING:
+                namespace[f"default_{f.name}"] = f.default
+                value = f"default_{f.name}"
+            else:
+                continue
+            body.append(
+                f"__setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}"
+            )
+        if hasattr(cls, "__post_init__"):
+            body.append("self.__post_init__()")
+        source = f"def __init__(self, {', '.join(params)}):\n    " + ("\n    ".join(body) or "pass")
+        exec(source, namespace)
+        init = namespace["__init__"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        return init
+
+    def _repr(self) -> str:
+        shown = ", ".join(
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in self.__dataclass_fields__.values()
+            if f.repr
+        )
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def _comparisons(names: list[str], order: bool) -> dict:
+        if len(names) == 1:
+            one = attrgetter(names[0])
+
+            def key(obj):
+                return (one(obj),)
+
+        elif names:
+            key = attrgetter(*names)
+        else:
+
+            def key(obj):
+                return ()
+
+        def __eq__(self, other):
+            return key(self) == key(other) if other.__class__ is self.__class__ else NotImplemented
+
+        methods = {"__eq__": __eq__, "_record_key": key}
+        if order:
+
+            def __lt__(self, other):
+                return (
+                    key(self) < key(other) if other.__class__ is self.__class__ else NotImplemented
+                )
+
+            def __le__(self, other):
+                return (
+                    key(self) <= key(other) if other.__class__ is self.__class__ else NotImplemented
+                )
+
+            def __gt__(self, other):
+                return (
+                    key(self) > key(other) if other.__class__ is self.__class__ else NotImplemented
+                )
+
+            def __ge__(self, other):
+                return (
+                    key(self) >= key(other) if other.__class__ is self.__class__ else NotImplemented
+                )
+
+            methods.update(__lt__=__lt__, __le__=__le__, __gt__=__gt__, __ge__=__ge__)
+        return methods
+
+    def _process(cls, frozen: bool, slots: bool, eq: bool, order: bool):
+        fields = _fields(cls)
+        own_hash = cls.__dict__.get("__hash__", _MISSING)
+        explicit_hash = not (
+            own_hash is _MISSING or (own_hash is None and "__eq__" in cls.__dict__)
+        )
+        methods: dict = {"__dataclass_fields__": {f.name: f for f in fields}, "__repr__": _repr}
+        methods["__match_args__"] = tuple(f.name for f in fields if f.init)
+        if eq:
+            compared = _comparisons([f.name for f in fields if f.compare], order)
+            methods.update(compared)
+            if frozen and not explicit_hash:
+                key = compared["_record_key"]
+
+                def __hash__(self):
+                    return hash(key(self))
+
+                methods["__hash__"] = __hash__
+            elif not frozen and not explicit_hash:
+                methods["__hash__"] = None
+        methods.pop("_record_key", None)  # only the closures hold it
+        if frozen:
+            names = frozenset(f.name for f in fields)
+
+            def __setattr__(self, name, value):
+                if type(self) is record or name in names:
+                    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+                super(record, self).__setattr__(name, value)
+
+            def __delattr__(self, name):
+                if type(self) is record or name in names:
+                    raise FrozenInstanceError(f"cannot delete field {name!r}")
+                super(record, self).__delattr__(name)
+
+            methods.update(__setattr__=__setattr__, __delattr__=__delattr__)
+        if slots:
+            body = dict(cls.__dict__)
+            for f in fields:
+                body.pop(f.name, None)
+            body.pop("__dict__", None)
+            body.pop("__weakref__", None)
+            inherited = {
+                name for base in cls.__mro__[1:-1] for name in base.__dict__.get("__slots__", ())
+            }
+            body["__slots__"] = tuple(f.name for f in fields if f.name not in inherited)
+            if frozen:
+                body.setdefault("__getstate__", _getstate)
+                body.setdefault("__setstate__", _setstate)
+            record = type(cls)(cls.__name__, cls.__bases__, body)
+            record.__qualname__ = cls.__qualname__
+        else:
+            record = cls
+        hash_method = methods.pop("__hash__", _MISSING)
+        if hash_method is not _MISSING:
+            record.__hash__ = hash_method
+        record.__dataclass_fields__ = methods.pop("__dataclass_fields__")
+        for name, method in methods.items():
+            if name not in cls.__dict__:
+                setattr(record, name, method)
+        if "__init__" not in cls.__dict__:
+            record.__init__ = _init(record, fields, frozen)
+        return record
+
+    def _getstate(self):
+        return [getattr(self, name) for name in self.__dataclass_fields__]
+
+    def _setstate(self, state):
+        for name, value in zip(self.__dataclass_fields__, state, strict=False):
+            _object_setattr(self, name, value)

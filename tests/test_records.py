@@ -1,0 +1,96 @@
+"""memlint.records gives a class what dataclasses would give it, for every
+combination of options memlint uses: the same repr, equality, hash values,
+ordering, frozen errors, defaults, replace() and pickled state."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memlint import records
+
+OPTIONS = [
+    {},
+    {"frozen": True},
+    {"slots": True},
+    {"frozen": True, "slots": True},
+    {"frozen": True, "slots": True, "order": True},
+    {"eq": False},
+    {"slots": True, "eq": False},
+]
+SOURCE = """
+class Sample:
+    '''A record.'''
+
+    a: int
+    b: str = "x"
+    c: list = field(default_factory=list, compare=False)
+    d: tuple = field(default=(), repr=False, compare=False)
+    e: object = field(default=None, init=False, repr=False)
+
+    def first(self):
+        return self.a
+"""
+
+
+def define(module, options: dict) -> type:
+    namespace = {"field": module.field, "__name__": __name__}
+    exec(SOURCE, namespace)
+    made = module.dataclass(**options)(namespace["Sample"])
+    made.__qualname__ = made.__name__ = f"Sample_{module.__name__.split('.')[-1]}_{id(made)}"
+    setattr(sys.modules[__name__], made.__qualname__, made)  # picklable by name
+    return made
+
+
+def behaviour(cls: type, replace, options: dict) -> dict:
+    one, same, other = cls(1, "y", [1], (2,)), cls(1, "y", [2], (3,)), cls(2)
+    seen = {
+        "repr": repr(one).split("(", 1)[1],
+        "equal": (one == same, one == other, one == 1),
+        "hashable": cls.__hash__ is not None,
+        "match_args": cls.__match_args__,
+        "has_dict": hasattr(one, "__dict__"),
+        "fresh_default": cls(1).c is not cls(1).c,
+        "not_init": one.e,
+        "replace": repr(replace(one, b="z")).split("(", 1)[1],
+        "method": one.first(),
+        "class_default": None if options.get("slots") else getattr(cls, "b", "-"),
+        "pickle": repr(pickle.loads(pickle.dumps(one))) == repr(one),
+    }
+    if options.get("frozen") and options.get("eq", True):
+        seen["hash"] = (hash(one), hash(one) == hash(same))
+    if options.get("order"):
+        seen["order"] = (cls(1) < cls(2), cls(2) <= cls(1), [x.a for x in sorted([cls(3), cls(1)])])
+    try:
+        one.a = 5
+        seen["assign"] = one.a
+    except AttributeError as exc:
+        seen["assign"] = str(exc)
+    return seen
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+def test_a_record_behaves_as_a_dataclass(options: dict) -> None:
+    expected = behaviour(define(dataclasses, options), dataclasses.replace, options)
+    assert behaviour(define(records, options), records.replace, options) == expected
+
+
+def test_a_check_imports_neither_dataclasses_nor_inspect(tmp_path) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "store", store)
+    code = (
+        "import sys\n"
+        "from memlint.cli import main\n"
+        f"main(['check', '--no-cache', '-q', {str(store)!r}])\n"
+        "print('dataclasses' in sys.modules, 'inspect' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.stdout.split()[-2:] == ["False", "False"]
