@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,34 @@ def test_no_fingerprint_unless_near_duplicates_run(monkeypatch, capsys) -> None:
     assert json.loads(capsys.readouterr().out) == reference
     with pytest.raises(AssertionError, match="fingerprint computed"):
         main(["check", str(EXAMPLES), "--no-cache", "-q", "--jobs", "1"])
+
+
+def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
+    """A project's pyproject.toml that does not configure memlint is not parsed, and
+    no module on the way of a check imports dataclasses (inspect), typing or tomllib."""
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLES, project / "store")
+    (project / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    code = (
+        "import json, sys\n"
+        "from memlint.cli import main\n"
+        "main(['check', 'store', '--no-cache', '-q'])\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    imported = set()
+    for run in (code, "import json, sys\nprint(json.dumps(sorted(sys.modules)))\n"):
+        argv = [sys.executable, "-c", run]
+        result = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=project)
+        imported ^= set(json.loads(result.stdout.strip().splitlines()[-1]))
+    # what a check imports beyond the interpreter's start (its site hooks may import typing)
+    assert "memlint.rules.fs.fs001_unreadable_file" in imported
+    assert not imported & {"dataclasses", "inspect", "typing", "tomllib"}
+
+
+def test_a_pyproject_memlint_table_spelled_with_escapes_is_still_found(tmp_path) -> None:
+    from memlint.config import find_config
+
+    (tmp_path / "pyproject.toml").write_text('[tool."\\u006demlint"]\nprofile = "typed"\n')
+    assert find_config(str(tmp_path)) == str(tmp_path / "pyproject.toml")
+    (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    assert find_config(str(tmp_path)) is None

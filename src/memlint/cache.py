@@ -50,10 +50,10 @@ import pickle
 import stat
 import struct
 import sys
-from typing import NamedTuple
 
 from memlint import __version__
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Range, Severity
+from memlint.records import NamedTuple
 from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK

@@ -9,10 +9,10 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from memlint import __version__
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     import argparse
 

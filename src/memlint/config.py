@@ -11,11 +11,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import TYPE_CHECKING
 
 from memlint.diagnostics import Severity
 from memlint.records import dataclass, field, replace
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
@@ -181,6 +181,12 @@ def foreign_config(path: str) -> str | None:
 
 
 def _has_tool_table(path: str) -> bool:
+    try:
+        data = _read_regular(path)
+    except OSError:
+        return False
+    if b"memlint" not in data and b"\\u" not in data and b"\\U" not in data:
+        return False  # no key can name memlint: not worth importing tomllib
     try:
         return "memlint" in _read_toml(path).get("tool", {})
     except ConfigError:

@@ -6,10 +6,10 @@ import json
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, NamedTuple
 
-from memlint.records import dataclass
+from memlint.records import NamedTuple, dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memlint.config import StoreConfig
     from memlint.store import Store

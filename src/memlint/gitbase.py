@@ -21,7 +21,8 @@ remote's ``uploadpack``, ``core.fsmonitor``, a pager, an ssh command...). So:
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
+
+from memlint.records import NamedTuple
 
 GIT_TIMEOUT = 20
 STAGED = ":0:"

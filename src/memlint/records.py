@@ -1,5 +1,5 @@
 """``dataclass``, ``field`` and ``replace``: the part of :mod:`dataclasses` memlint
-uses, at a fraction of its start-up cost.
+uses, at a fraction of its start-up cost; and ``NamedTuple`` without :mod:`typing`.
 
 Every memlint run defines some forty record classes before it reads a file. The
 standard decorator imports :mod:`inspect` (and with it ``ast``, ``dis``,
@@ -10,7 +10,9 @@ tuple of fields through :func:`operator.attrgetter`, and ``repr`` is shared.
 What a class gets is what ``dataclasses`` would give it for the options used
 here (``frozen``, ``slots``, ``eq``, ``order``; ``field(default=,
 default_factory=, init=, repr=, compare=)``), with the same hash values and
-the same pickled state. Type checkers see the standard module.
+the same pickled state. ``class T(NamedTuple)`` makes ``T`` the
+:func:`collections.namedtuple` that :class:`typing.NamedTuple` would (importing
+:mod:`typing` costs as much as ``re``). Type checkers see the standard modules.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
     from dataclasses import field as field
     from dataclasses import replace as replace
+    from typing import NamedTuple as NamedTuple
 else:
+    from collections import namedtuple
+
     _MISSING = object()
     _HAS_DEFAULT_FACTORY = object()
     _object_setattr = object.__setattr__
@@ -250,3 +255,24 @@ else:
     def _setstate(self, state):
         for name, value in zip(self.__dataclass_fields__, state, strict=False):
             _object_setattr(self, name, value)
+
+    _NOT_COPIED = frozenset(
+        {"__module__", "__qualname__", "__annotations__", "__new__", "__init__", "__slots__"}
+    )
+
+    class _NamedTupleMeta(type):
+        def __new__(mcls, name, bases, namespace):
+            if not bases:  # NamedTuple itself
+                return super().__new__(mcls, name, bases, namespace)
+            fields = namespace.get("__annotations__", {})
+            defaults = [namespace[field] for field in fields if field in namespace]
+            made = namedtuple(name, fields, defaults=defaults, module=namespace["__module__"])
+            made.__qualname__ = namespace["__qualname__"]
+            made.__annotations__ = dict(fields)
+            for key, value in namespace.items():
+                if key not in fields and key not in _NOT_COPIED:
+                    setattr(made, key, value)
+            return made
+
+    class NamedTuple(metaclass=_NamedTupleMeta):
+        """``class T(NamedTuple)``: ``T`` is a named tuple of its annotated fields."""

@@ -20,8 +20,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import repeat
-from operator import and_, eq, getitem
-from typing import cast
+from operator import and_, eq, getitem, itemgetter
 
 SIGNATURE_SIZE = 64
 EMPTY = 0xFFFFFFFF  # an empty bucket; no bucket's value is this (see ``signature``)
@@ -130,9 +129,7 @@ def candidate_pairs(signatures: list[bytes]) -> list[tuple[int, int]]:
         first_of: dict[bytes, int] = {}  # band value -> its first member
         shared: dict[int, list[int]] = {}  # first member -> all members, for shared values only
         claim = first_of.setdefault
-        keys = cast(
-            Iterator[bytes], map(getitem, signatures, repeat(slice(band, band + BAND_BYTES)))
-        )
+        keys: Iterator[bytes] = map(itemgetter(slice(band, band + BAND_BYTES)), signatures)
         for index, key in enumerate(keys):
             first = claim(key, index)
             if first != index:

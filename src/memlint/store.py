@@ -7,10 +7,10 @@ import re
 import unicodedata
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from memlint.records import dataclass, field
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
     from memlint.cache import Memo
     from memlint.config import Settings

@@ -6,10 +6,9 @@ import os
 import stat
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import NamedTuple
 
 from memlint.diagnostics import Edit, Position, Range
-from memlint.records import dataclass
+from memlint.records import NamedTuple, dataclass
 
 BOM = "\ufeff"
 BOM_BYTES = b"\xef\xbb\xbf"
