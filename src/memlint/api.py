@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memlint.config import Settings, validate_selectors
 from memlint.diagnostics import Diagnostic
+from memlint.records import dataclass
 
 if TYPE_CHECKING:
     from memlint.cache import CacheSet

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from memlint.diagnostics import Applicability, Diagnostic, Severity, applicable
+from memlint.records import dataclass
 from memlint.textutil import escape, plural
 
 if TYPE_CHECKING:
