@@ -25,6 +25,7 @@ HELPERS = {
     "memlint.budget",
     "memlint.gitbase",
     "memlint.privacy",
+    "memlint.records",
     "memlint.rfc3339",
     "memlint.selection",
     "memlint.similarity",
