@@ -55,6 +55,14 @@ def test_plain_shapes() -> None:
     assert fields["port"].value == "0o17"  # YAML 1.1 has no 0o prefix
 
 
+def test_flow_lists_stay_on_the_fast_path() -> None:
+    content = "tags: [a, 'b c', \"d\", 1, yes, ~]\nempty: []\nmetadata:\n  ids: [x,y]\n"
+    assert agrees(content)
+    assert fast_fields(content, BASE)["tags"].value == [
+        "a", "b c", "d", YamlScalar("int", "1"), YamlScalar("bool", "yes"), None
+    ]  # fmt: skip
+
+
 def test_trailing_blanks_after_a_colon_stay_on_the_fast_path() -> None:
     # Claude Code writes ``metadata: `` with a trailing blank; that needs no YAML.
     assert agrees("name: a\nmetadata: \n  type: feedback\n  note:  \nempty: \n")
@@ -66,7 +74,12 @@ def test_trailing_blanks_after_a_colon_stay_on_the_fast_path() -> None:
         "a: b # comment\n",
         "a: 'it''s'\n",
         'a: "esc\\n"\n',
-        "a: [1, 2]\n",
+        "a: [1, [2]]\n",
+        "a: [b: c]\n",
+        "a: [b, c] # x\n",
+        "a: [b,, c]\n",
+        "a: ['b, c']\n",
+        "a: [-1]\n",
         "a: |\n  text\n",
         "a: &x 1\nb: *x\n",
         "a: !tag x\n",
@@ -127,6 +140,10 @@ TOKENS = st.sampled_from(
         "http://a.b/c", "C#", "a#b", "x,y", "[x]", "{x}", "-x", "- x", "-", "?x", "a: b",
         "'q'", "'q''q'", '"d"', '"d\\"', "'", "é ü", "日本", "a  b", "end:", "%x", "@x",
         "`x`", "=", "<<", "*a", "&a", "!a", "|", ">", "x\ty", ".", "..", "...", "---",
+        "[a, b]", "[]", "[ ]", "[a,b]", "['x', \"y\"]", "[1, 2.5, yes, null, ~, 0x1F]",
+        "[a  b, c ]", "[a, b,]", "[a, [b]]", "[a: b]", "[a #x]", "['a, b']", "[-1]",
+        "[ a ]", "[a,,b]", "[日本, é]", "[it's]", "[---, ..., .]", "[?x]", "[a]]", "[[a]",
+        "[2025-01-02, 1:30]", "['', \"\"]", "[Off, NULL]", "[a", "a]", "[*a]", "[!a]",
     ]
 )  # fmt: skip
 

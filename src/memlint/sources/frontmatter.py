@@ -314,13 +314,15 @@ def scalar_value(node) -> object:
 
 # -- fast path -----------------------------------------------------------------
 # Most frontmatter is plain ``key: value`` lines, optionally one nested mapping
-# (``metadata:`` + indented ``type: x``). Those are parsed by hand into exactly
-# the Fields the YAML path builds; anything else returns None and goes to YAML.
+# (``metadata:`` + indented ``type: x``) and one-line flow lists (``tags: [a, b]``).
+# Those are parsed by hand into exactly the Fields the YAML path builds; anything
+# else returns None and goes to YAML.
 
 _KEY_LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: +|\Z)")
 # Characters that make PyYAML reject the text, break lines, or that we leave to YAML.
 _UNSAFE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 _PLAIN_TRAPS = re.compile(r": | #|[: ]\Z")
+_FLOW_TRAPS = re.compile(r"[\[\]{}#:]")  # nesting, comments, mappings: left to YAML
 _PLAIN_FIRST = frozenset("?:,[]{}#&*!|>'\"%@`<= ")
 _SINGLE = re.compile(r"'[^']*'\Z")
 _DOUBLE = re.compile(r'"[^"\\]*"\Z')
@@ -374,9 +376,39 @@ def _scalar_field(key: str, key_start: int, value: str, value_start: int) -> Fie
             return None
         end = value_start + len(value)
         return Field(key, value[1:-1], key_start, value_start, end, first)
+    if first == "[":
+        items = _flow_items(value)
+        if items is None:
+            return None
+        return Field(key, items, key_start, value_start, value_start + len(value), flow=True)
     if first in _PLAIN_FIRST or _PLAIN_TRAPS.search(value) or value[:2] in ("-", "- "):
         return None
     return Field(key, plain_value(value), key_start, value_start, value_start + len(value), "")
+
+
+def _flow_items(value: str) -> list | None:
+    """The items of a one-line flow list (``[a, 'b', 3]``) of plain or simply quoted
+    scalars, or None. One in five memories has one (``tags: [a, b]``)."""
+    if not value.endswith("]") or _FLOW_TRAPS.search(value, 1, len(value) - 1):
+        return None
+    inner = value[1:-1]
+    if not inner.strip(" "):
+        return []
+    items: list = []
+    for part in inner.split(","):
+        item = part.strip(" ")
+        if not item:  # ``[a,,b]``, ``[a,]``: left to YAML
+            return None
+        first = item[0]
+        if first == "'" or first == '"':
+            if not (_SINGLE if first == "'" else _DOUBLE).match(item):
+                return None
+            items.append(item[1:-1])
+        elif first in _PLAIN_FIRST or first == "-":
+            return None
+        else:
+            items.append(plain_value(item))
+    return items
 
 
 def fast_fields(content: str, base: int) -> dict[str, Field] | None:
