@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import memlint
 from memlint.cli import main
 from memlint.rules import (
     CRASH_RULE,
@@ -107,22 +108,23 @@ def test_no_fingerprint_unless_near_duplicates_run(monkeypatch, capsys) -> None:
 
 def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
     """A project's pyproject.toml that does not configure memlint is not parsed, and
-    no module on the way of a check imports dataclasses (inspect), typing or tomllib."""
+    no module on the way of a check imports dataclasses (inspect), typing or tomllib.
+    The check runs without ``site`` hooks (``-S``: a .pth file may import typing)."""
     project = tmp_path / "project"
     shutil.copytree(EXAMPLES, project / "store")
     (project / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    package_parent = str(Path(memlint.__file__).resolve().parent.parent)
     code = (
-        "import json, sys\n"
+        "import json, site, sys\n"
+        f"sys.path[:0] = [{package_parent!r}, *site.getsitepackages()]\n"
+        "before = set(sys.modules)\n"
         "from memlint.cli import main\n"
         "main(['check', 'store', '--no-cache', '-q'])\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
     )
-    imported = set()
-    for run in (code, "import json, sys\nprint(json.dumps(sorted(sys.modules)))\n"):
-        argv = [sys.executable, "-c", run]
-        result = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=project)
-        imported ^= set(json.loads(result.stdout.strip().splitlines()[-1]))
-    # what a check imports beyond the interpreter's start (its site hooks may import typing)
+    argv = [sys.executable, "-S", "-c", code]
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=project)
+    imported = set(json.loads(result.stdout.strip().splitlines()[-1]))
     assert "memlint.rules.fs.fs001_unreadable_file" in imported
     assert not imported & {"dataclasses", "inspect", "typing", "tomllib"}
 

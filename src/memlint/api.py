@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from memlint.config import Settings, validate_selectors
 from memlint.diagnostics import Diagnostic
 from memlint.records import dataclass
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from memlint.cache import CacheSet
     from memlint.engine import Rule

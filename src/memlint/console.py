@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING, TextIO
 
 from memlint.diagnostics import Applicability, Diagnostic, Severity, applicable
 from memlint.records import dataclass
 from memlint.textutil import escape, plural
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from memlint.api import Report
     from memlint.config import Settings, SettingsTree
 

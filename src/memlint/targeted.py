@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from memlint.diagnostics import Diagnostic
 from memlint.records import dataclass, field
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from memlint.cache import CacheSet
     from memlint.config import Settings

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from memlint import writer
 from memlint.edits import FileChange
 from memlint.textutil import escape
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from memlint.store import Store
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from memlint import api, console
 from memlint.config import ConfigError, Overrides, resolve_settings, validate_selectors
@@ -12,6 +11,7 @@ from memlint.console import EXIT_ERROR, EXIT_OK
 from memlint.diagnostics import Severity
 from memlint.textutil import escape
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     import argparse
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from memlint import console
 from memlint.console import EXIT_OK
 from memlint.textutil import escape
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     import argparse
 

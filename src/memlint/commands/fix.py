@@ -7,13 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from typing import TYPE_CHECKING
 
 from memlint import api, console
 from memlint.config import ConfigError
 from memlint.console import EXIT_ERROR, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK
 from memlint.textutil import plural
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     import argparse
 

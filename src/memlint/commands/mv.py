@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from memlint import console
 from memlint.console import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 from memlint.textutil import escape, plural
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     import argparse
 
