@@ -47,6 +47,10 @@ def test_off_by_default_and_note_families_match_the_rules_meta() -> None:
     for code, name in rule_names().items():
         if name.split(".")[0] in NOTES_FAMILIES:
             assert modules[code].META.scope is Scope.NOTES, code
+    # the engine runs these on JSONL files of any schema, with the other local rules
+    for code, module in modules.items():
+        if module.META.any_jsonl:
+            assert module.META.scope is Scope.NOTES and module.META.local, code
 
 
 def test_the_engines_own_findings_go_to_the_rules_of_their_scope() -> None:

@@ -26,8 +26,6 @@ from memlint.store import Store
 from memlint.suppression import apply_suppressions, markdown_sources
 
 CRASH_CODE = rule_code(CRASH_RULE)
-# Schema-free record rules: run on every JSONL file of a store, notes or not.
-JSON_VALIDITY = frozenset({"NT001", "NT002", "NT019", "NT020"})
 
 
 class Rule:
@@ -144,8 +142,8 @@ class _StoreRun:
         for rule in rules:
             if rule.meta.local:
                 self.checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
-        # JSONL files of another schema get the FILE rules and JSON validity (NT001)
-        self.json_checks = [c for c in self.checks[Scope.NOTES] if c[0].meta.code in JSON_VALIDITY]
+        # JSONL files of another schema get the FILE rules and the NOTES rules of `any_jsonl`
+        self.json_checks = [c for c in self.checks[Scope.NOTES] if c[0].meta.any_jsonl]
         self.other_jsonl = {s.path for s in store.files if s.path.endswith(".jsonl")}
         memory_of = {id(memory.file): memory for memory in store.memories}
         units = [(source, memory_of.get(id(source)), False) for source in store.files]

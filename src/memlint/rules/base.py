@@ -18,7 +18,9 @@ What it does / Why is this bad? / Example / Fix safety, and a generator
 its target (and the store's profile): its results are cached per file and
 may be computed in a worker process. Such a rule sees ``ctx.store`` as a
 ``ProfileView``. ``META.external`` declares that a rule reads state outside
-the store's files (git): its results are never cached.
+the store's files (git): its results are never cached. ``META.any_jsonl``
+declares that a local NOTES rule reads no note schema: it checks the records of
+every JSONL file of the store, note store or not.
 """
 
 from __future__ import annotations
@@ -148,6 +150,7 @@ class RuleMeta:
     options: tuple[Option, ...] = ()
     local: bool = False
     external: bool = False
+    any_jsonl: bool = False
     shared: tuple[str, ...] = ()  # the shared settings (``[shared]``) the rule reads
 
     def option(self, name: str) -> Option | None:

@@ -36,6 +36,7 @@ META = RuleMeta(
     scope=Scope.NOTES,
     profiles=NOTES,
     local=True,
+    any_jsonl=True,
 )
 
 

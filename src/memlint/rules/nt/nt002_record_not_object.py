@@ -36,6 +36,7 @@ META = RuleMeta(
     scope=Scope.NOTES,
     profiles=NOTES,
     local=True,
+    any_jsonl=True,
 )
 
 KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}

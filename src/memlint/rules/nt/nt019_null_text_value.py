@@ -37,6 +37,7 @@ META = RuleMeta(
     scope=Scope.NOTES,
     profiles=NOTES,
     local=True,
+    any_jsonl=True,
 )
 
 
