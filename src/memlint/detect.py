@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -221,6 +220,8 @@ def note_sample(path: str) -> tuple[int, int]:
     """How many of the first records of a JSONL file there are, and how many are shaped
     like notes: a ``fact``, or a ``time`` and a ``project`` (a note that lost its fact
     is still one). A record that does not decode (even one nested too deep) is no note."""
+    import json  # only for a store with JSONL files
+
     head = read_head(path, NOTE_SAMPLE_BYTES)
     records = 0
     notes = 0

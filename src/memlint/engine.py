@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import traceback
 from collections.abc import Iterator
 
 from memlint.cache import StoreCache
@@ -242,6 +241,8 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
 
 def _crash(code: str, store: Store, settings: Settings, source, exc: Exception):
     """What the rule of ``Scope.CRASH`` reports on rule ``code`` raising ``exc``."""
+    import traceback
+
     frame = traceback.extract_tb(exc.__traceback__)[-1]
     where = f"{os.path.basename(frame.filename)}:{frame.lineno}"
     crash = Crash(code, type(exc).__name__, where, source, store.root, store.display_root)

@@ -25,7 +25,6 @@ every JSONL file of the store, note store or not.
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 
 from memlint.diagnostics import Diagnostic, Fix, FixAvailability, Range, Severity
@@ -80,6 +79,8 @@ OPTION_TYPES = {
 
 def toml_value(value: object) -> str:
     """``value`` as it would be written in a config file."""
+    import json
+
     return json.dumps(value, ensure_ascii=False, default=repr)
 
 

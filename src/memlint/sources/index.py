@@ -8,7 +8,6 @@ gives exact character spans for diagnostics and fixes.
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote
 
 from memlint.records import dataclass
 
@@ -171,6 +170,10 @@ def link_path(href: str) -> str | None:
     path = href.split("#", 1)[0].split("?", 1)[0]
     if not path:
         return None
+    if "%" not in path:  # what unquote returns then, without importing urllib.parse
+        return path
+    from urllib.parse import unquote
+
     return unquote(path)
 
 
