@@ -93,6 +93,7 @@ class Discovery:
         jobs: int | None = None,
         keep_raw: bool = True,
         settings_for=None,
+        contents: dict[str, bytes] | None = None,
     ) -> None:
         self.settings = settings
         self.settings_for = settings_for  # folder -> its settings (nested config files)
@@ -103,7 +104,10 @@ class Discovery:
         self.plans: dict[str, _Plan] = {}
         self.loose_notes: dict[str, set[str] | None] = {}
         self.configured = {os.path.normpath(s.path): s for s in settings.stores}
-        self.overrides: dict[str, bytes] = {}
+        # absolute path -> the bytes read instead of the disk (stdin, a fix round, an
+        # editor's buffer, an agent's draft): the one way content not on disk comes in,
+        # given here or by ``add_override``; it may be a file that does not exist
+        self.overrides: dict[str, bytes] = {} if contents is None else contents
         self.started_ns = time.time_ns()
         self.pruner = Pruner(settings, settings_for)
         self.notices: list[str] = []  # what was passed over and why (``--show-files``)
@@ -472,7 +476,11 @@ class Discovery:
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
-        for path in sorted(self.overrides):  # in-memory files that are not on disk
+        walked = {s.path for s in memory_sources}
+        walked.update(s.path for s in store.files)
+        walked.update(s.path for s in store.notes)
+        in_memory = (p for p in self.overrides if p.startswith(root_prefix) and p not in walked)
+        for path in sorted(in_memory):  # in-memory files that are not on disk
             found = self.store_of(os.path.dirname(path))
             if os.path.lexists(path) or found is None or found.path != plan.root:
                 continue

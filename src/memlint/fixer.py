@@ -18,14 +18,11 @@ from collections import Counter
 
 from memlint import transaction, writer
 from memlint.config import Settings
-from memlint.detect import detect_profile
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, applicable
-from memlint.discovery import INDEX_NAME, Discovery
+from memlint.discovery import Discovery
 from memlint.edits import FileChange, joined, overlaps, splice
 from memlint.engine import lint_store
-from memlint.parse import load_index, load_memory
 from memlint.records import dataclass, field, replace
-from memlint.sources.document import ReadProblem, SourceFile, decode_into
 from memlint.sources.yamledit import frontmatter_change
 from memlint.store import Store
 from memlint.textutil import escape
@@ -35,66 +32,51 @@ MAX_ITERATIONS = 100
 DECODABLE_PROBLEMS = (None, "binary", "invalid-utf8")
 
 
-class SnapshotDiscovery(Discovery):
-    """Discovery that reads each file once; later loads see the planned contents.
+class Snapshot:
+    """The files of a fix run as bytes: each read from disk once, at the first lint;
+    after that, discovery reads the planned contents (``current``, which it is given
+    as its ``contents``), created files included. ``original`` holds the bytes read
+    at lint time."""
 
-    ``original`` holds the bytes read at lint time, ``current`` the bytes after
-    the fixes applied so far (created files included).
-    """
-
-    def __init__(self, settings: Settings, cwd: str, settings_for=None) -> None:
-        super().__init__(settings, cwd, settings_for=settings_for)
+    def __init__(
+        self, settings: Settings, cwd: str, settings_for=None, given: dict[str, bytes] | None = None
+    ) -> None:
+        self.given = dict(given or {})  # content not from disk (an editor's buffers)
+        self.current: dict[str, bytes] = dict(self.given)
         self.original: dict[str, bytes] = {}
-        self.current: dict[str, bytes] = {}
         self.created: set[str] = set()
-        self.modes: dict[str, int] = {}
         self.only: str | None = None  # with stdin: the one file that may be fixed
         self.own_rules: dict[int, list] = {}  # the rules of each store's own settings
+        self.discovery = Discovery(settings, cwd, settings_for=settings_for, contents=self.current)
 
-    def _read(self, path: str, rel: str, display: str) -> SourceFile:
-        if path in self.current:
-            source = SourceFile(path=path, rel=rel, display=display, mode=self.modes.get(path, 0))
-            data = self.current[path]
-            if len(data) > self.settings.max_file_size:
-                source.problem = ReadProblem("too-large", "over the size cap after fixing")
-            else:
-                decode_into(source, data)
-            return source
-        source = super()._read(path, rel, display)
-        if (source.problem.kind if source.problem else None) in DECODABLE_PROBLEMS:
-            self.original[path] = self.current[path] = source.raw
-            self.modes[path] = source.mode
-        return source
+    def load(self) -> list[Store]:
+        """The stores, as the fixes planned so far leave them."""
+        stores = self.discovery.load()
+        for store in stores:
+            for source in (*store.files, *store.notes):
+                path = source.path
+                if path in self.original or path in self.created:
+                    continue
+                if (source.problem.kind if source.problem else None) in DECODABLE_PROBLEMS:
+                    self.original[path] = source.raw
+                    self.current.setdefault(path, source.raw)
+        return stores
 
-    def _load_store(self, plan, roots: set[str]) -> Store:
-        store = super()._load_store(plan, roots)
-        created = [p for p in sorted(self.created) if nearest_root(p, roots) == plan.root]
-        if not created:
-            return store
-        for path in created:
-            rel = os.path.relpath(path, plan.root).replace(os.sep, "/")
-            source = self._read(path, rel, self.display(path))
-            store.files.append(source)
-            if source.text is None:
-                continue
-            if rel == INDEX_NAME:
-                store.index = load_index(source)
-            else:
-                store.memories.append(load_memory(source))
-        store.files.sort(key=lambda s: s.rel)
-        store.memories.sort(key=lambda m: m.file.rel)
-        detected = detect_profile(store, self.configured.get(plan.root))
-        store.profile, store.profile_reason, store.profile_guess = detected
-        return store
+    def display(self, path: str) -> str:
+        return self.discovery.display(path)
 
     def reset(self) -> None:
         """Forget the planned fixes (keep the lint-time snapshot)."""
-        self.current = dict(self.original)
+        self.current.clear()
+        self.current.update(self.given)
+        self.current.update(self.original)
         self.created.clear()
 
     def changed_paths(self) -> list[str]:
         return sorted(
-            p for p, data in self.current.items() if p in self.created or data != self.original[p]
+            p
+            for p, data in self.current.items()
+            if p in self.created or (p in self.original and data != self.original[p])
         )
 
 
@@ -134,16 +116,16 @@ def fix_paths(
     ``settings_for`` gives each store's folder its own settings (nested config files),
     as in ``discover``. Raises ``discovery.UsageError`` for unusable paths, like ``discover``.
     """
-    finder = SnapshotDiscovery(settings, os.path.abspath(cwd or os.getcwd()), settings_for)
+    folder = os.path.abspath(cwd or os.getcwd())
+    finder = Snapshot(settings, folder, settings_for, overrides)
     if overrides:
         write = False
-        finder.overrides.update(overrides)
     if stdin is not None:
         write = False
-        finder.add_override(*stdin)
-        finder.only = os.path.normpath(os.path.join(finder.cwd, stdin[0]))
+        finder.discovery.add_override(*stdin)
+        finder.only = os.path.normpath(os.path.join(folder, stdin[0]))
     for raw in paths or ([] if stdin else ["."]):
-        finder.add_path(raw)
+        finder.discovery.add_path(raw)
     frozen: dict[str, str] = {}
     withheld: dict[tuple, str] = {}
     while True:
@@ -290,7 +272,7 @@ def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcom
 
 
 def _converge(
-    finder: SnapshotDiscovery,
+    finder: Snapshot,
     settings: Settings,
     rules: list,
     unsafe: bool,
@@ -357,7 +339,7 @@ def _converge(
     return outcome
 
 
-def _lint(finder: SnapshotDiscovery, settings: Settings, rules: list):
+def _lint(finder: Snapshot, settings: Settings, rules: list):
     """Lint each store with its own settings and rules (those of its config file), as
     ``check`` does, else with ``settings`` and ``rules``."""
     from memlint.engine import selected_rules
@@ -415,7 +397,7 @@ def _joinable(a: Edit, b: Edit, a_code: str, b_code: str) -> bool:
     return a_code == b_code and a.start == a.end == b.start == b.end and not (a.create or b.create)
 
 
-def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str | None:
+def _invalid(finder: Snapshot, store: Store, fix: Fix, frozen) -> str | None:
     """Why ``fix`` must not be applied to the current snapshot, or ``None``."""
     edits = fix.edits
     for first, second in itertools.pairwise(edits):
@@ -465,7 +447,7 @@ def _invalid(finder: SnapshotDiscovery, store: Store, fix: Fix, frozen) -> str |
     return None
 
 
-def _apply(finder: SnapshotDiscovery, plan) -> str:
+def _apply(finder: Snapshot, plan) -> str:
     """Splice the accepted fixes into the snapshot; return a digest of the new state.
 
     Each fix was checked to decode on its own; since accepted edits never
@@ -480,7 +462,6 @@ def _apply(finder: SnapshotDiscovery, plan) -> str:
         if edits[0].create:
             finder.created.add(path)
             finder.current[path] = edits[0].content.encode("utf-8")
-            finder.modes[path] = 0o100644
         else:
             finder.current[path] = splice(finder.current[path], joined(edits))
     state = hashlib.sha256()
