@@ -12,10 +12,9 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-# Circles through lazy imports, left for the model redesign (issue 15): the model that
-# reads through the parser (store <-> parse), and masking that escapes (privacy <-> textutil).
+# Circles through lazy imports, left for a later redesign (issue 15): masking that
+# escapes (privacy <-> textutil).
 KNOWN_LAZY_CIRCLES = {
-    frozenset({"memlint.parse", "memlint.store"}),
     frozenset({"memlint.privacy", "memlint.textutil"}),
 }
 

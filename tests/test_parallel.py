@@ -11,7 +11,7 @@ from memlint.cache import CacheSet
 from memlint.config import Settings
 from memlint.discovery import discover
 from memlint.engine import lint_store, selected_rules
-from memlint.parse import memory_facts
+from memlint.facts import memory_facts
 from tests.helpers import generate_store
 
 pytestmark = pytest.mark.skipif(

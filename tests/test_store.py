@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import unicodedata
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,37 +38,47 @@ def _source(text: str = TEXT):
     return SourceFile(path="/s/alpha.md", rel="alpha.md", display="alpha.md", text=text)
 
 
-def test_a_memory_rebuilt_from_facts_builds_its_fields_only_when_asked() -> None:
-    """Values come from the facts; the fields, built on first use, equal the parsed ones."""
-    from memlint.parse import load_memory, memory_facts, rebuild_memory
+def _cached(tmp_path, facts=None):
+    """A memory of ``TEXT`` remembered in a fresh cache, then built from it (with
+    ``facts`` in place of the remembered ones when given)."""
+    from memlint.cache import StoreCache
+    from memlint.facts import memory_facts, summary_facts
+    from memlint.parse import load_memories, load_memory
 
     parsed = load_memory(_source())
-    rebuilt = rebuild_memory(_source(), memory_facts(parsed))
-    assert type(rebuilt._frontmatter) is tuple
-    assert (rebuilt.name, rebuilt.description) == ("alpha", "superseded by [[beta]]")
-    assert rebuilt.value("metadata") == {"type": "project"} and rebuilt.value("nope") is None
-    assert rebuilt.has_frontmatter
-    assert type(rebuilt._frontmatter) is tuple  # values only: nothing built yet
-    assert rebuilt.supersession == parsed.supersession  # built here: it needs positions
-    assert rebuilt.frontmatter == parsed.frontmatter
-    assert memory_facts(rebuilt) == memory_facts(parsed)
+    first = StoreCache(str(tmp_path / "store.pickle"), "key", b"k" * 32)
+    summary = summary_facts(parsed.summary)
+    first.remember_memory(_source(), facts or memory_facts(parsed), summary)
+    first.save()
+    second = StoreCache(str(tmp_path / "store.pickle"), "key", b"k" * 32)
+    (memory,) = load_memories([_source()], second)
+    return parsed, memory
 
 
-def test_damaged_facts_fall_back_to_parsing_the_file() -> None:
-    from memlint.parse import load_memory, memory_facts, rebuild_memory
+def test_a_memory_from_its_cached_summary_loads_only_when_asked(tmp_path) -> None:
+    """Name, description, link targets, successor and profile signals come from the
+    summary; the parsed values, loaded on first use, equal a fresh parse."""
+    from memlint.facts import memory_facts
 
-    parsed = load_memory(_source())
-    facts = memory_facts(parsed)
+    parsed, memory = _cached(tmp_path)
+    assert not memory.loaded
+    assert (memory.name, memory.description) == ("alpha", "superseded by [[beta]]")
+    assert list(memory.link_targets) == ["beta"] and memory.successor_target == "beta"
+    assert memory.has_frontmatter and not memory.is_document
+    assert memory.signals == parsed.signals
+    assert not memory.loaded  # nothing parsed or rebuilt so far
+    assert memory.supersession == parsed.supersession  # loaded here: it needs positions
+    assert memory.loaded
+    assert memory.frontmatter == parsed.frontmatter
+    assert memory_facts(memory) == memory_facts(parsed)
+
+
+def test_damaged_facts_fall_back_to_parsing_the_file(tmp_path) -> None:
+    from memlint.facts import memory_facts
+    from memlint.parse import load_memory
+
+    facts = memory_facts(load_memory(_source()))
     damaged = (*facts[0][:5], ((1,),), *facts[0][6:])  # a problem that cannot be built
-    rebuilt = rebuild_memory(_source(), (damaged, *facts[1:]))
-    assert rebuilt.frontmatter == parsed.frontmatter
-    fields = facts[0][4]
-    metadata = next(f for f in fields if f[0] == "metadata")
-    child = ((None, *metadata[7][0][1:]),)  # a nested key that is not a string
-    nested = (*facts[0][:4], (*(f for f in fields if f is not metadata), (*metadata[:7], child)))
-    rebuilt = rebuild_memory(_source(), ((*nested, *facts[0][5:]), *facts[1:]))
-    assert rebuilt.name == "alpha"  # top-level values are read without building
-    assert rebuilt.frontmatter == parsed.frontmatter  # the build fails: the file is parsed
-    for bad in ((*facts[0][:4], ((None, "x", 0, 0, 0, "", False, None),), *facts[0][5:]), ("x",)):
-        with pytest.raises(ValueError):  # refused at once: load_memories parses the file
-            rebuild_memory(_source(), (bad, *facts[1:]))
+    parsed, memory = _cached(tmp_path, (damaged, *facts[1:]))
+    assert memory.name == "alpha" and not memory.loaded
+    assert memory.frontmatter == parsed.frontmatter

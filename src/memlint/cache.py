@@ -26,6 +26,14 @@ Each store root has three pickles in the cache folder:
   rule or renderer asks for it (as git's index does). A signature is kept
   only when the file's mtime was at least ``RACY_NS`` older than the run
   that read it, so a write in the same clock tick as the read is never missed.
+- ``store-<id>.index``: per memory, what the cross-file rules and profile
+  detection read without parsing it (``store.Summary``: name, description,
+  link targets, profile signals) and its near-duplicate fingerprint, for the
+  digest it was computed from; kept as columns (one list per field, written
+  with ``marshal``): 10,000 rows load in milliseconds, where one object graph
+  per file took a quarter of a second. A memory whose row is valid is built
+  from it, and parsed (from its facts above, else its file) only when a rule
+  asks for more.
 - ``store-<id>.memo.pickle``: the profile, every non-external rule's
   diagnostics (before suppressions) and the names of the rules that run every
   time, for one store digest, which covers the digest and path of every file,
@@ -45,6 +53,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import io
+import marshal
 import os
 import pickle
 import stat
@@ -58,7 +67,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 11  # 11: memory links include the description's wikilinks
+FORMAT = 12  # 12: memory summaries in columns (``store-<id>.index``)
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
 HEADER_SIZE = len(MAGIC) + MAC_SIZE
@@ -129,19 +138,23 @@ def _mac(secret: bytes, body) -> bytes:
     return hmac.digest(secret, body, "sha256")
 
 
-def _load(path: str, key: str, secret: bytes):
+def _load(path: str, key: str, secret: bytes, columns: bool = False):
     """The payload stored under ``key`` at ``path`` if this user's ``secret``
-    authenticates it, else ``None`` (nothing of a forged file is unpickled)."""
+    authenticates it, else ``None`` (nothing of a forged file is unpickled);
+    ``columns``: written with ``marshal`` (plain values only), not pickle."""
     data = _read_own(path)
     if data is None or len(data) < HEADER_SIZE or not data.startswith(MAGIC):
         return None
     body = memoryview(data)[HEADER_SIZE:]
     if not hmac.compare_digest(data[len(MAGIC) : HEADER_SIZE], _mac(secret, body)):
         return None
-    stream = io.BytesIO(data)
-    stream.seek(HEADER_SIZE)
     try:
-        stored_key, payload = _FactsUnpickler(stream).load()
+        if columns:
+            stored_key, payload = marshal.loads(body)
+        else:
+            stream = io.BytesIO(data)
+            stream.seek(HEADER_SIZE)
+            stored_key, payload = _FactsUnpickler(stream).load()
     except Exception:  # written by another memlint version: start empty
         return None
     return payload if stored_key == key else None
@@ -157,12 +170,15 @@ def _loads(blob) -> object:
         return None
 
 
-def _dump(path: str, key: str, secret: bytes, payload) -> None:
+def _dump(path: str, key: str, secret: bytes, payload, columns: bool = False) -> None:
     """Write atomically (temp file + rename); a failure leaves the old file intact."""
     import tempfile  # only runs that change the cache pay for the import
 
     directory = os.path.dirname(path)
-    body = pickle.dumps((key, payload), protocol=pickle.HIGHEST_PROTOCOL)
+    if columns:
+        body = marshal.dumps((key, payload))
+    else:
+        body = pickle.dumps((key, payload), protocol=pickle.HIGHEST_PROTOCOL)
     try:
         prepare_dir(directory)
         handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".pickle")
@@ -276,6 +292,7 @@ class StoreCache:
         self.path = path
         self.memo_path = path.removesuffix(".pickle") + ".memo.pickle"
         self.files_path = path.removesuffix(".pickle") + ".files.pickle"
+        self.index_path = path.removesuffix(".pickle") + ".index"
         self.key = key
         self.secret = secret
         self.changed = False
@@ -288,6 +305,8 @@ class StoreCache:
         self._memo: tuple | None = None
         self._signatures: dict[str, bytes] | None = None  # rel -> record
         self._signatures_seen: dict[str, bytes] = {}
+        self._rows: dict[str, tuple] | None = None  # rel -> (digest, summary facts, fingerprint)
+        self._rows_changed = False
 
     @property
     def entries(self) -> dict[str, list]:
@@ -368,6 +387,34 @@ class StoreCache:
         old = _loads(self.entries[rel][1])
         return old[0] if isinstance(old, list) and len(old) == 2 else None
 
+    # -- memory summaries, in columns -------------------------------------------
+
+    @property
+    def rows(self) -> dict[str, tuple]:
+        """rel -> (digest, ``facts.summary_facts``, fingerprint or ``None``), read from
+        the columns on first use."""
+        if self._rows is None:
+            self._rows = _rows_of(_load(self.index_path, self.key, self.secret, columns=True))
+        return self._rows
+
+    def summary(self, source: SourceFile) -> tuple[tuple, tuple | None] | None:
+        """``(summary facts, fingerprint or None)`` of ``source`` if cached for its
+        content (``facts.summary_facts``: name, description, has frontmatter, link
+        targets, profile signals, plain ASCII)."""
+        row = self.rows.get(source.rel)
+        if row is None or row[0] != self.digest(source) or not _summary(row[1]):
+            return None
+        fingerprint = row[2]
+        if fingerprint is not None and not _fingerprint(fingerprint):
+            return None
+        return row[1], fingerprint
+
+    def remember_memory(self, source: SourceFile, facts: tuple, summary: tuple) -> None:
+        """Keep a memory just parsed: its facts and its summary facts."""
+        self.remember_memory_facts(source, facts)
+        self.rows[source.rel] = (self.digest(source), summary, facts[3])
+        self._rows_changed = True
+
     def remember_memory_facts(self, source: SourceFile, facts: tuple) -> None:
         self._entry(source)[0] = facts
         self._dirty.add(source.rel)
@@ -385,12 +432,16 @@ class StoreCache:
 
     def forget_missing(self, store) -> None:
         """Drop the per-file entries of files no longer in ``store`` (if they were read)."""
-        if self._entries is None:
+        if self._entries is None and self._rows is None:
             return
         present = {source.rel for source in (*store.files, *store.notes)}
-        for rel in [rel for rel in self._entries if rel not in present]:
+        for rel in [rel for rel in self._entries or () if rel not in present]:
             del self._entries[rel]
             self.changed = True
+        if self._rows is not None:
+            for rel in [rel for rel in self._rows if rel not in present]:
+                del self._rows[rel]
+                self._rows_changed = True
 
     # -- whole-store memo ------------------------------------------------------
 
@@ -445,6 +496,68 @@ class StoreCache:
             _dump(self.path, self.key, self.secret, self.entries)
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
+        if self._rows_changed:
+            _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
+
+
+def _summary(found) -> bool:
+    """Whether ``found`` has the types ``facts.summary_facts`` gives."""
+    if not (type(found) is tuple and len(found) == 6):
+        return False
+    name, description, has_frontmatter, targets, signals, plain = found
+    return (
+        (name is None or type(name) is str)
+        and (description is None or type(description) is str)
+        and type(has_frontmatter) is bool
+        and type(targets) is tuple
+        and all(type(t) is str for t in targets)
+        and type(signals) is int
+        and type(plain) is bool
+    )
+
+
+def _fingerprint(found) -> bool:
+    return (
+        type(found) is tuple
+        and len(found) == 2
+        and type(found[0]) is int
+        and type(found[1]) is bytes
+        and len(found[1]) == FINGERPRINT_SIZE
+    )
+
+
+FINGERPRINT_SIZE = 256  # similarity.SIGNATURE_SIZE 4-byte values
+
+
+def _columns(rows: dict[str, tuple]) -> tuple:
+    """``rows`` as columns: rels, digests (one bytes), summary facts, fingerprints."""
+    rels = sorted(rows)
+    return (
+        rels,
+        b"".join(rows[rel][0] for rel in rels),
+        [rows[rel][1] for rel in rels],
+        [rows[rel][2] for rel in rels],
+    )
+
+
+def _rows_of(columns) -> dict[str, tuple]:
+    """The rows of ``_columns`` (shape-checked; each row's values are checked on use)."""
+    if not (type(columns) is tuple and len(columns) == 4):
+        return {}
+    rels, digests, summaries, fingerprints = columns
+    if not (
+        type(rels) is list
+        and type(digests) is bytes
+        and type(summaries) is list
+        and type(fingerprints) is list
+        and len(digests) == DIGEST_SIZE * len(rels) == DIGEST_SIZE * len(summaries)
+        and len(fingerprints) == len(rels)
+    ):
+        return {}
+    return {
+        rel: (digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE], summaries[i], fingerprints[i])
+        for i, rel in enumerate(rels)
+    }
 
 
 class CacheSet:

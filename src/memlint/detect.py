@@ -11,7 +11,7 @@ from memlint.records import NamedTuple, dataclass
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memlint.config import StoreConfig
-    from memlint.store import Store
+    from memlint.store import Memory, Store
 
 TYPED_STEM = re.compile(r"(?:user|feedback|project|reference)_")
 PREFIXED_STEM = re.compile(r"[a-z][a-z0-9]{1,20}_.")
@@ -90,46 +90,72 @@ def _files(count: int) -> str:
     return "memory file" if count == 1 else "memory files"
 
 
+TYPED_STEM_SIGNAL = 1
+TOP_TYPE_SIGNAL = 2
+VARIANT_SIGNAL = 4
+META_TYPE_SIGNAL = 8
+NAME_IS_STEM_SIGNAL = 16
+WIKILINKS_SIGNAL = 32
+SUPERSEDED_SIGNAL = 64
+TYPED_SIGNALS = TYPED_STEM_SIGNAL | TOP_TYPE_SIGNAL | VARIANT_SIGNAL
+LINKED_SIGNALS = META_TYPE_SIGNAL | NAME_IS_STEM_SIGNAL | WIKILINKS_SIGNAL | SUPERSEDED_SIGNAL
+
+
+def memory_signals(memory: Memory) -> int:
+    """The contract signals one memory file carries (the ``*_SIGNAL`` bits; Why/How
+    sections aside: they need the body), kept with the memory's cached facts."""
+    frontmatter = memory.frontmatter
+    parsed = frontmatter is not None and bool(frontmatter.fields)
+    raw = ""
+    if frontmatter is not None and not parsed:  # unparseable: look at the raw lines
+        raw = (memory.file.text or "")[frontmatter.content_start : frontmatter.content_end]
+    top = memory.value("type") is not None if parsed else bool(RAW_TOP_TYPE.search(raw))
+    nested = (
+        frontmatter.nested("metadata", "type") is not None
+        if parsed
+        else bool(RAW_NESTED_TYPE.search(raw))
+    )
+    stem = memory.stem
+    typed_stem = bool(TYPED_STEM.match(stem))
+    name = memory.name.strip() if memory.name is not None else None
+    variant = (top or nested) and not typed_stem and bool(PREFIXED_STEM.match(stem))
+    variant = variant or ("_" in stem and name == stem.replace("_", "-"))
+    return (
+        TYPED_STEM_SIGNAL * typed_stem
+        | TOP_TYPE_SIGNAL * top
+        | VARIANT_SIGNAL * variant
+        | META_TYPE_SIGNAL * nested
+        | NAME_IS_STEM_SIGNAL * (name == stem and not typed_stem)
+        | WIKILINKS_SIGNAL * bool(memory.links)
+        | SUPERSEDED_SIGNAL * bool(SUPERSEDED_WORDS.search(memory.description or ""))
+    )
+
+
+def signals_of(memory: Memory) -> int:
+    """``memory_signals``, computed once per memory (known from the cache when unchanged)."""
+    found = memory.signals
+    if found is None or found < 0:
+        found = memory.signals = memory_signals(memory)
+    return found
+
+
 def store_signals(store: Store, bodies: bool = False) -> Signals:
     """Count the contract signals of every memory file of ``store``; Why/How sections
     only with ``bodies`` (that reads every file, which a cached run otherwise skips)."""
     found = Signals(total=len(store.memories), sections=0 if bodies else -1)
     for memory in store.memories:
-        frontmatter = memory.frontmatter
-        parsed = frontmatter if frontmatter is not None and frontmatter.fields else None
-        raw = ""
-        if frontmatter is not None and parsed is None:  # unparseable: look at the raw lines
-            raw = (memory.file.text or "")[frontmatter.content_start : frontmatter.content_end]
-        top = (
-            memory.value("type") is not None
-            if parsed is not None
-            else bool(RAW_TOP_TYPE.search(raw))
-        )
-        nested = (
-            parsed.nested("metadata", "type") is not None
-            if parsed is not None
-            else bool(RAW_NESTED_TYPE.search(raw))
-        )
-        stem = memory.stem
-        typed_stem = bool(TYPED_STEM.match(stem))
-        name = memory.name.strip() if memory.name is not None else None
-        variant = (top or nested) and not typed_stem and bool(PREFIXED_STEM.match(stem))
-        variant = variant or ("_" in stem and name == stem.replace("_", "-"))
+        bits = signals_of(memory)
         sections = bodies and bool(SECTION_LABEL.search(memory.file.text or "", memory.body_start))
-        name_is_stem = name == stem and not typed_stem
-        superseded = bool(SUPERSEDED_WORDS.search(memory.description or ""))
-        typed = typed_stem or top or sections or variant
-        linked = nested or name_is_stem or bool(memory.links) or superseded
-        found.typed_stem += typed_stem
-        found.top_type += top
+        found.typed_stem += bool(bits & TYPED_STEM_SIGNAL)
+        found.top_type += bool(bits & TOP_TYPE_SIGNAL)
         found.sections += sections
-        found.typed_variant += variant
-        found.meta_type += nested
-        found.name_is_stem += name_is_stem
-        found.wikilinks += bool(memory.links)
-        found.superseded += superseded
-        found.typed_files += typed
-        found.linked_files += linked
+        found.typed_variant += bool(bits & VARIANT_SIGNAL)
+        found.meta_type += bool(bits & META_TYPE_SIGNAL)
+        found.name_is_stem += bool(bits & NAME_IS_STEM_SIGNAL)
+        found.wikilinks += bool(bits & WIKILINKS_SIGNAL)
+        found.superseded += bool(bits & SUPERSEDED_SIGNAL)
+        found.typed_files += bool(bits & TYPED_SIGNALS) or sections
+        found.linked_files += bool(bits & LINKED_SIGNALS)
     index = store.index
     if index is not None:
         found.index_entries = sum(1 for entry in index.entries if entry.canonical)
@@ -162,7 +188,7 @@ def detect_profile(store: Store, config: StoreConfig | None) -> Detection:
     if signals.top_type * 2 > total:
         why = _share(signals.top_type, total, "keeps", "keep") + " a memory `type` at the top level"
         return Detection("typed", f"{why}; {seen}")
-    if any(memory.supersession is not None for memory in memories):
+    if any(memory.successor_target is not None for memory in memories):
         return Detection("linked", f"uses `superseded by [[…]]`; {seen}")
     signals = store_signals(store, bodies=True)
     seen = signals.describe()

@@ -227,9 +227,8 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
             if reported(source.path):
                 yield source, source
     elif scope is Scope.MEMORY:
-        for memory in store.memories:
-            if reported(memory.file.path):
-                yield memory, memory.file
+        for memory in store.reported_memories:
+            yield memory, memory.file
     elif scope is Scope.INDEX:
         if store.index is not None:
             yield store.index, store.index.file

@@ -37,6 +37,19 @@ def fold(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a wikilink target resolves: ``kind`` is exact, folded, ambiguous,
+    ambiguous-folded, stem or none."""
+
+    kind: str
+    memories: tuple = ()
+
+    @property
+    def memory(self):
+        return self.memories[0] if len(self.memories) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
 class Supersession:
     """``description: superseded by [[target]]``: the edge to a successor."""
 
@@ -51,57 +64,130 @@ _UNSET = object()
 
 
 @dataclass(slots=True, eq=False)
-class Memory:
-    """One memory file, parsed. Slots: a store of 100,000 holds as many, and a
-    ``__dict__`` (needed by ``cached_property``) took 100 bytes more per memory."""
+class Parsed:
+    """What parsing one memory file gives: its frontmatter, where the body starts, its
+    wikilinks (body and description) and whether its text is plain ASCII (no control
+    characters)."""
 
-    file: SourceFile
-    stem: str
-    _frontmatter: Frontmatter | tuple | None  # or, rebuilt from cached facts, those facts
+    frontmatter: Frontmatter | None
     body_start: int
-    links: list[WikiLink] = field(default_factory=list)
-    _fingerprint: Fingerprint | None = None  # computed on first use when not given
-    plain_ascii: bool = False  # the text is ASCII without control characters
-    _supersession: object = field(default=_UNSET, init=False, repr=False)
-    _name: object = field(default=_UNSET, init=False, repr=False)
-    _description: object = field(default=_UNSET, init=False, repr=False)
+    links: list[WikiLink]
+    plain_ascii: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the cross-file rules and profile detection read of a memory, known without
+    parsing it (kept for each file by the result cache): its ``name`` and
+    ``description`` (strings, else ``None``), whether it has frontmatter, its
+    wikilinks' targets, its profile signals (``detect.memory_signals``) and whether
+    its text is plain ASCII."""
+
+    name: str | None
+    description: str | None
+    has_frontmatter: bool
+    link_targets: tuple[str, ...]
+    signals: int
+    plain_ascii: bool
+
+
+class Memory:
+    """One memory file. Its parsed values (``frontmatter``, ``body_start``, ``links``,
+    ``plain_ascii``) are given, or loaded on first use by ``loader`` (from the result
+    cache, else by parsing the file); ``summary`` answers the cross-file questions
+    (name, description, link targets) without loading. Slots: a store of 100,000
+    holds as many."""
+
+    __slots__ = (
+        "_description",
+        "_fingerprint",
+        "_loader",
+        "_name",
+        "_parsed",
+        "_signals",
+        "_summary",
+        "_supersession",
+        "file",
+        "stem",
+    )
+
+    def __init__(
+        self,
+        file: SourceFile,
+        stem: str,
+        parsed: Parsed | None = None,
+        *,
+        loader: Callable[[Memory], Parsed] | None = None,
+        summary: Summary | None = None,
+        fingerprint: Fingerprint | None = None,
+    ) -> None:
+        self.file = file
+        self.stem = stem
+        self._parsed = parsed
+        self._loader = loader
+        self._summary = summary
+        self._fingerprint = fingerprint
+        self._supersession = _UNSET
+        self._name = summary.name if summary is not None else _UNSET
+        self._description = summary.description if summary is not None else _UNSET
+        self._signals = summary.signals if summary is not None else None
+
+    def __repr__(self) -> str:
+        return f"Memory({self.file.rel!r})"
 
     @property
-    def frontmatter(self) -> Frontmatter | None:
-        """The parsed frontmatter; a memory rebuilt from cached facts builds its fields
-        on first use (the cross-file rules mostly need values only: ``value``)."""
-        found = self._frontmatter
-        if type(found) is tuple:
-            from memlint.parse import rebuild_frontmatter
-
-            try:
-                found = rebuild_frontmatter(found)
-            except Exception:  # damaged facts that passed the shape check: parse the file
-                from memlint.sources.frontmatter import parse_frontmatter
-
-                found = parse_frontmatter(self.file.text or "")
-            self._frontmatter = found
+    def parsed(self) -> Parsed:
+        found = self._parsed
+        if found is None:
+            loader, self._loader = self._loader, None
+            found = self._parsed = loader(self)
         return found
 
     @property
+    def frontmatter(self) -> Frontmatter | None:
+        return self.parsed.frontmatter
+
+    @property
+    def body_start(self) -> int:
+        return self.parsed.body_start
+
+    @property
+    def links(self) -> list[WikiLink]:
+        return self.parsed.links
+
+    @property
+    def plain_ascii(self) -> bool:
+        if self._parsed is None and self._summary is not None:
+            return self._summary.plain_ascii
+        return self.parsed.plain_ascii
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the parsed values are at hand (else reading them loads them)."""
+        return self._parsed is not None
+
+    @property
+    def link_targets(self) -> tuple[str, ...] | list[str]:
+        """The targets of ``links``, in order (known without loading them)."""
+        if self._parsed is None and self._summary is not None:
+            return self._summary.link_targets
+        return [link.target for link in self.links]
+
+    @property
     def has_frontmatter(self) -> bool:
-        return self._frontmatter is not None
+        if self._parsed is None and self._summary is not None:
+            return self._summary.has_frontmatter
+        return self.frontmatter is not None
 
     @property
     def is_document(self) -> bool:
         """An ALL-CAPS file without frontmatter (``DEPLOY.md``): a document of the
         folder, not a broken memory (ID008 reports it, the memory rules leave it)."""
-        return self._frontmatter is None and DOCUMENT_STEM.fullmatch(self.stem) is not None
+        return not self.has_frontmatter and DOCUMENT_STEM.fullmatch(self.stem) is not None
 
     def value(self, key: str) -> object:
-        """The top-level frontmatter value of ``key`` (``None`` when absent), read from
-        the facts when the fields are not built."""
-        found = self._frontmatter
-        if type(found) is tuple:
-            for fact in found[4]:  # fields: (key, value, ...) each
-                if fact[0] == key:
-                    return fact[1]
-            return None
+        """The top-level frontmatter value of ``key`` (``None`` when absent)."""
+        found = self.frontmatter
         return found.value(key) if found is not None else None
 
     @property
@@ -121,6 +207,30 @@ class Memory:
         return found
 
     @property
+    def signals(self) -> int | None:
+        """The profile signals (``detect.memory_signals``) when known, else ``None``."""
+        return self._signals
+
+    @signals.setter
+    def signals(self, value: int) -> None:
+        self._signals = value
+
+    @property
+    def summary(self) -> Summary:
+        """The cross-file facts of this memory (``signals`` must be known)."""
+        found = self._summary
+        if found is None:
+            found = self._summary = Summary(
+                self.name,
+                self.description,
+                self.has_frontmatter,
+                tuple(self.link_targets),
+                self._signals if self._signals is not None else -1,
+                self.plain_ascii,
+            )
+        return found
+
+    @property
     def type_field(self) -> Field | None:
         """Where the memory type is written: top-level ``type`` first, else ``metadata.type``."""
         if self.frontmatter is None:
@@ -133,23 +243,29 @@ class Memory:
         return found.value if found is not None and isinstance(found.value, str) else None
 
     @property
+    def successor_target(self) -> str | None:
+        """The target of ``description: superseded by [[target]]`` (known without loading)."""
+        description = self.description
+        match = SUPERSEDED.match(description.strip()) if description is not None else None
+        return match.group(1) if match is not None else None
+
+    @property
     def supersession(self) -> Supersession | None:
         if self._supersession is _UNSET:
             self._supersession = self._find_supersession()
         return self._supersession
 
     def _find_supersession(self) -> Supersession | None:
-        description = self.description
-        match = SUPERSEDED.match(description.strip()) if description is not None else None
-        if match is None:
+        target = self.successor_target
+        if target is None:
             return None
         found = self.frontmatter.fields["description"]
         from memlint.sources.markdown import make_wikilink
 
         raw = (self.file.text or "")[found.value_start : found.value_end]
-        at = raw.find("[[" + match.group(1) + "]]")
+        at = raw.find("[[" + target + "]]")
         start = found.value_start + (at if at >= 0 else 0)
-        return Supersession(make_wikilink(match.group(1), start))
+        return Supersession(make_wikilink(target, start))
 
     @property
     def body(self) -> str:
@@ -164,6 +280,10 @@ class Memory:
 
             found = self._fingerprint = fingerprint(self.similarity_text)
         return found
+
+    @property
+    def has_fingerprint(self) -> bool:
+        return self._fingerprint is not None
 
     @property
     def similarity_text(self) -> str:
@@ -304,3 +424,137 @@ class Store:
         for memory in self.memories:
             table.setdefault(fold(memory.file.rel), []).append(memory)
         return table
+
+    # -- the link graph: derived tables, built on first use --------------------------
+
+    def resolve(self, target: str) -> Resolution:
+        """How the wikilink ``target`` resolves: by ``name`` (exact, after trimming); a
+        match that needs case or Unicode folding is ``folded``; a target that only
+        equals a filename stem is ``stem`` (each target looked up once per store)."""
+        table = self._resolved
+        found = table.get(target)
+        if found is None:
+            found = table[target] = self._resolve(target)
+        return found
+
+    @cached_property
+    def _resolved(self) -> dict[str, Resolution]:
+        return {}
+
+    def _resolve(self, target: str) -> Resolution:
+        exact = self.by_name.get(target)
+        if exact:
+            return Resolution("exact" if len(exact) == 1 else "ambiguous", tuple(exact))
+        folded = self.by_folded_name.get(fold(target))
+        if folded:
+            return Resolution("folded" if len(folded) == 1 else "ambiguous-folded", tuple(folded))
+        by_stem = self.by_stem.get(target)
+        if by_stem:
+            return Resolution("stem", tuple(by_stem))
+        return Resolution("none")
+
+    def successor(self, memory: Memory) -> Memory | None:
+        """The memory that ``memory``'s supersession resolves to (by exact name), if unique."""
+        target = memory.successor_target
+        if target is None:
+            return None
+        found = self.resolve(target)
+        return found.memory if found.kind == "exact" else None
+
+    @cached_property
+    def chain_ends(self) -> tuple[dict, set]:
+        """For every superseded memory, the end of its chain of successors (``None`` when
+        the chain breaks or loops), and the set of memories on a supersession cycle.
+        Each memory is walked once: linear in the store size."""
+        ends: dict = {}
+        on_cycle: set = set()
+        for start in self.memories:
+            if start.successor_target is None or start in ends:
+                continue
+            path: list = []
+            index: dict = {}
+            current = start
+            result = None
+            while True:
+                if current in ends:
+                    result = ends[current]
+                    break
+                if current in index:
+                    on_cycle.update(path[index[current] :])
+                    result = None
+                    break
+                if current.successor_target is None:
+                    result = current
+                    break
+                index[current] = len(path)
+                path.append(current)
+                following = self.successor(current)
+                if following is None or following is current:
+                    result = None
+                    break
+                current = following
+            for member in path:
+                ends[member] = result
+        return ends, on_cycle
+
+    def links_to(self, memory: Memory) -> list:
+        """``(source, link)`` for every wikilink (body, ``superseded by``, index) that
+        resolves to ``memory`` by its name, exactly or after folding. Only the files
+        that link to it are loaded."""
+        found = []
+        for other in self._linkers.get(id(memory), ()):
+            if other is None:  # the index
+                found.extend(
+                    (self.index.file, link)
+                    for link in self._index_links
+                    if self._reaches(link.target, memory)
+                )
+                continue
+            found.extend(
+                (other.file, link) for link in other.links if self._reaches(link.target, memory)
+            )
+            if other.supersession is not None and self._reaches(other.supersession.target, memory):
+                found.append((other.file, other.supersession.link))
+        return found
+
+    def _reaches(self, target: str, memory: Memory) -> bool:
+        found = self.resolve(target)
+        return found.kind in ("exact", "folded") and found.memory is memory
+
+    @cached_property
+    def _linkers(self) -> dict[int, list]:
+        """id of a memory -> the memories (``None``: the index) whose links reach it."""
+        table: dict[int, list] = {}
+
+        def add(linker, target: str) -> None:
+            found = self.resolve(target)
+            if found.kind in ("exact", "folded") and found.memory is not None:
+                linkers = table.setdefault(id(found.memory), [])
+                if not linkers or linkers[-1] is not linker:
+                    linkers.append(linker)
+
+        for other in self.memories:
+            for target in other.link_targets:
+                add(other, target)
+            successor = other.successor_target
+            if successor is not None:
+                add(other, successor)
+        for link in self._index_links:
+            add(None, link.target)
+        return table
+
+    @cached_property
+    def _index_links(self) -> list:
+        index = self.index
+        if index is None or "[[" not in (index.file.text or ""):
+            return []
+        from memlint.sources.markdown import scan_wikilinks
+
+        return scan_wikilinks(index.file.text, index.body_start)
+
+    @cached_property
+    def reported_memories(self) -> list[Memory]:
+        """The memories whose diagnostics are shown (all, unless a few files are named)."""
+        if self.report is None:
+            return self.memories
+        return [memory for memory in self.memories if self.reports_on(memory.file.path)]

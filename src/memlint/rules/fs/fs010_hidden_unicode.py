@@ -120,7 +120,7 @@ def may_hide(text: str) -> bool:
 
 
 def check(ctx, store):
-    for memory in store.memories:
+    for memory in store.reported_memories:
         if memory.plain_ascii:  # most files: known at parsing, the text is not even read
             continue
         source = memory.file
