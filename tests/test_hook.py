@@ -461,3 +461,20 @@ def test_stop_blames_a_new_file_only_for_its_own_errors(project):
     transcript = _transcript(project, (new, None), (old, broken))
     data = payload("stop.json", project, TRANSCRIPT=str(transcript), ACTIVE=False)
     assert run_hook(project, data) == (0, "", "")
+
+
+def test_the_store_config_file_applies_as_memlint_check_applies_it(project):
+    """A config file in the store's folder is the one ``memlint check`` uses for that
+    store: the hook never blocks on a rule the store turned off."""
+    (project / "memory/.memlint.toml").write_text('ignore = ["FM003", "IX002"]\n')
+    path = write(project, "memory/project_release.md", BAD_YAML)
+    data = payload("post_write.json", project, FILE=str(path), CONTENT=BAD_YAML, TYPE="create")
+    checked = subprocess.run(
+        [sys.executable, "-m", "memlint", "check", "--no-cache", "memory"],
+        capture_output=True,
+        cwd=project,
+        env=_env(project),
+        timeout=120,
+    )
+    assert checked.returncode == 0
+    assert run_hook(project, data) == (0, "", "")

@@ -106,3 +106,26 @@ def test_a_path_in_no_store_gives_no_store(tmp_path: Path) -> None:
     lone.write_text("# not a memory\n", encoding="utf-8")
     result = lint_store_of(str(lone), SETTINGS, report=[str(lone)], cwd=str(tmp_path))
     assert result.store is None and result.diagnostics == []
+
+
+def test_a_store_with_a_config_file_of_its_own_is_linted_with_it(generated: Path) -> None:
+    """As ``memlint check`` does: the store's nearest config file chooses its rules."""
+    from memlint.config import find_config, load_settings
+
+    (generated / ".memlint.toml").write_text('ignore = ["LK001"]\n', encoding="utf-8")
+    linker = generated / "linker.md"
+    linker.write_text(linker.read_text().replace("[[target-note]]", "[[nowhere]]"))
+    own = load_settings(find_config(str(generated)))
+    reference = []
+    for loaded in discover([str(generated)], own, cwd=str(generated)):
+        reference.extend(lint_store(loaded, own, selected_rules(own)))
+    result = lint_store_of(
+        str(linker),
+        SETTINGS,
+        report=[str(linker)],
+        cwd=str(generated),
+        settings_for=lambda folder: load_settings(find_config(folder)),
+        rules=selected_rules(SETTINGS),
+    )
+    assert not any(d.code == "LK001" for d in result.diagnostics)
+    assert result.diagnostics == sorted(on(reference, linker), key=lambda d: d.sort_key())

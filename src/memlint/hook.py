@@ -163,16 +163,26 @@ class _Linter:
     """Lints the store holding one path, as on disk or with that path's content replaced."""
 
     def __init__(self, path: str, cwd: str) -> None:
-        from memlint.config import ConfigError, find_config, load_settings
-
         self.path = path
         self.cwd = cwd
+        self._by_config: dict = {}
+        self.settings = self.settings_at(cwd)
+        self.rules: dict[int, list] = {}  # by id of the settings they were selected for
+        self.store = None
+
+    def settings_at(self, folder: str):
+        """The settings of the nearest config file at or above ``folder``, as ``memlint
+        check`` finds them for each store."""
+        from memlint.config import ConfigError, find_config, load_settings
+
         try:
-            self.settings = load_settings(find_config(cwd))
+            config = find_config(folder)
+            found = self._by_config.get(config)
+            if found is None:
+                found = self._by_config[config] = load_settings(config)
         except ConfigError as exc:
             raise _Skip(f"configuration error, nothing checked: {exc}") from None
-        self.rules = None
-        self.store = None
+        return found
 
     def lint(self, overrides: dict[str, bytes] | None = None) -> list:
         """Every finding of the store holding the path (all its files reported on), with
@@ -181,7 +191,8 @@ class _Linter:
         from memlint.discovery import Discovery, UsageError
         from memlint.engine import lint_store, selected_rules
 
-        finder = Discovery(self.settings, self.cwd, _read_only_caches(self.settings))
+        caches = _read_only_caches(self.settings)
+        finder = Discovery(self.settings, self.cwd, caches, settings_for=self.settings_at)
         overrides = overrides or {}
         try:
             for path, data in overrides.items():
@@ -199,10 +210,12 @@ class _Linter:
             if not store.reports_on(self.path) or not _holds(store, self.path):
                 continue
             self.store = store
-            if store.memo is None and self.rules is None:
-                self.rules = selected_rules(self.settings)
+            settings = store.settings or self.settings  # the store's own config file
+            rules = self.rules.get(id(settings))
+            if store.memo is None and rules is None:
+                rules = self.rules[id(settings)] = selected_rules(settings)
             cache = _cache_of(finder, store)
-            found.extend(lint_store(store, self.settings, self.rules or [], cache))
+            found.extend(lint_store(store, settings, rules or [], cache))
         return found
 
 
@@ -431,7 +444,9 @@ def _session_start(cwd: str) -> int:
         {
             "hookSpecificOutput": {
                 "hookEventName": "SessionStart",
-                "additionalContext": loader_line(linter.store, linter.settings, found),
+                "additionalContext": loader_line(
+                    linter.store, linter.store.settings or linter.settings, found
+                ),
             }
         }
     )

@@ -18,6 +18,8 @@ from memlint.records import dataclass, field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memlint.cache import CacheSet
     from memlint.config import Settings
     from memlint.engine import Rule
@@ -40,6 +42,7 @@ def lint_store_of(
     report: Iterable[str] | None,
     overrides: Mapping[str, bytes] | None = None,
     cwd: str | None = None,
+    settings_for: Callable[[str], Settings] | None = None,
     caches: CacheSet | None = None,
     rules: list[Rule] | None = None,
     save: bool = False,
@@ -50,9 +53,12 @@ def lint_store_of(
     ``report``: the paths whose findings are wanted (files, or folders for everything
     below them), e.g. ``[path]``; ``None`` reports on the whole store.
     ``overrides``: absolute path -> bytes read instead of the file (an unsaved buffer,
-    a simulated write); overrides outside the store are ignored. ``caches``: the result
+    a simulated write); overrides outside the store are ignored. ``settings_for``: a
+    folder's settings (its nearest config file), as ``memlint check`` applies them to
+    each store; without it ``settings`` apply everywhere. ``caches``: the result
     cache (``memlint.cache.open_caches``), written back only with ``save``. ``rules``:
-    the selected rules (``engine.selected_rules(settings)``, computed when not given).
+    the rules selected by ``settings`` (computed when not given; a store with settings
+    of its own gets its own).
     Runs in this process (no worker pool): callers are servers and hooks.
     """
     from memlint.discovery import Discovery, UsageError
@@ -61,7 +67,8 @@ def lint_store_of(
     path = os.path.normpath(path)
     if caches is not None:  # a cache holds one run's state (digests by path): start afresh
         caches = caches.reopened()
-    finder = Discovery(settings, os.path.abspath(cwd or os.getcwd()), caches, 1, keep_raw)
+    cwd = os.path.abspath(cwd or os.getcwd())
+    finder = Discovery(settings, cwd, caches, 1, keep_raw, settings_for=settings_for)
     root = finder.store_of(os.path.dirname(path))
     if root is None or not root.holds(path):
         return StoreLint(None)
@@ -77,10 +84,12 @@ def lint_store_of(
     store = next((s for s in finder.load() if s.root == root.path), None)
     if store is None:
         return StoreLint(None)
+    if store.settings is not None:  # a config file of its own
+        settings, rules = store.settings, None
     if rules is None and store.memo is None:
         rules = selected_rules(settings)
     cache = caches.for_store(store.root) if caches is not None else None
-    found = lint_store(store, store.settings or settings, rules or [], cache, 1)
+    found = lint_store(store, settings, rules or [], cache, 1)
     if save and caches is not None:
         if cache is not None:
             cache.forget_missing(store)
