@@ -115,7 +115,7 @@ TOKEN_FORMATS = (
         min_entropy=0.0,
     ),
 )
-SLACK_WEBHOOK = re.compile(
+SLACK_WEBHOOK = LazyPattern(
     r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{20,40}"
 )
 SECRET_KEY_NAMES = (
@@ -123,11 +123,11 @@ SECRET_KEY_NAMES = (
     r"|auth[_-]?key|private[_-]?key|client[_-]?secret|credentials?"
 )
 ASSIGNMENT_TAIL = r"[\"'`]?[ \t]{0,3}(?::=|=>|[:=])[ \t]{0,3}[\"'`]?(?P<value>[^\s\"'`,;]{1,200})"
-ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
+ASSIGNMENT = LazyPattern(r"(?<![A-Za-z0-9])(?i:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
 # The same on lower-cased text: a case-sensitive alternation scans several times faster.
 # No lookbehind: ``_lower_assignments`` tries it only near keywords and checks the
 # character before a match itself.
-ASSIGNMENT_LOWER = re.compile(r"(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
+ASSIGNMENT_LOWER = LazyPattern(r"(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
 ASCII_ALNUM_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 ASSIGNMENT_KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential")
 KEYWORD_OFFSET = len("private_")  # the farthest a keyword sits into a name ("private_key")
@@ -135,15 +135,15 @@ KEYWORD_OFFSET = len("private_")  # the farthest a keyword sits into a name ("pr
 # the name's rest ("credentials": 11), a quote and three blanks, then ":" or "=".
 ASSIGNMENT_REACH = len("credentials") + 1 + 3 + 1
 PROSE_KEYWORDS = ("pass", "login", "credential", "creds", "pw")
-CREDENTIAL_PAIR = re.compile(
+CREDENTIAL_PAIR = LazyPattern(
     r"(?i:\b(?:passwords?|logins?|credentials?|creds)\b)[^\n:`]{0,40}:[ \t]{0,3}"
     r"[^\s/`]{1,100}[ \t]{0,3}/[ \t]{0,3}`?(?P<value>[^\s,;`]{1,200})"
 )
-TICKED_SECRET = re.compile(
+TICKED_SECRET = LazyPattern(
     r"(?i:\b(?P<key>password|passwd|pw|passcode)\b)[^`\n]{0,30}?`(?P<value>[^`\s]{4,100})`"
 )
 SECRET_SYMBOLS = frozenset("!@#$%^&*_+=?.~")
-BEARER = re.compile(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
+BEARER = LazyPattern(r"(?i:\bbearer)[ \t]{1,3}(?P<value>[A-Za-z0-9._~+/-]{20,500}=*)")
 PLACEHOLDER_WORDS = frozenset(
     {
         "changeme",
@@ -169,8 +169,8 @@ PLACEHOLDER_WORDS = frozenset(
         "omitted",
     }
 )
-ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]{2,100}")
-PLACEHOLDER_RUN = re.compile(r"(?i:x{3})|\*{3}|\.{3}|…|_{3}")
+ENV_NAME = LazyPattern(r"[A-Z][A-Z0-9_]{2,100}")
+PLACEHOLDER_RUN = LazyPattern(r"(?i:x{3})|\*{3}|\.{3}|…|_{3}")
 
 
 def is_placeholder(value: str) -> bool:
@@ -277,8 +277,8 @@ def _lower_assignments(lowered: str) -> Iterator[re.Match]:
 
 # --- PV002 private keys ----------------------------------------------------------------------
 
-KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
-KEY_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+KEY_BEGIN = LazyPattern(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+KEY_END = LazyPattern(r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
 KEY_SEARCH_LIMIT = 64 * 1024
 
 
@@ -300,7 +300,7 @@ def find_private_keys(text: str) -> list[Finding]:
 
 # --- PV003 passwords in URLs -----------------------------------------------------------------
 
-URL_PASSWORD = re.compile(
+URL_PASSWORD = LazyPattern(
     r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,20}://"
     r"[^\s:/@\[\]<>\"'`]{0,100}:(?P<password>[^\s:/@<>\"'`]{1,200})@(?=[A-Za-z0-9\[])"
 )
@@ -329,13 +329,13 @@ def _is_url_placeholder(password: str) -> bool:
 
 # --- PV004 email addresses -------------------------------------------------------------------
 
-EMAIL = re.compile(
+EMAIL = LazyPattern(
     r"(?<![A-Za-z0-9._%+-])(?P<local>[A-Za-z0-9._%+-]{1,64})@"
     r"(?P<domain>(?:[A-Za-z0-9-]{1,63}\.){1,8}(?P<tld>[A-Za-z]{2,24}))(?![A-Za-z0-9-])"
 )
 RESERVED_DOMAINS = ("example.com", "example.org", "example.net", "localhost")
 RESERVED_SUFFIXES = (".example", ".test", ".invalid", ".localhost", ".local")
-NOREPLY = re.compile(r"(?i)(?:no-?reply|do-?not-?reply|donotreply|mailer-daemon)(?:[+._-].*)?")
+NOREPLY = LazyPattern(r"(?i)(?:no-?reply|do-?not-?reply|donotreply|mailer-daemon)(?:[+._-].*)?")
 FILE_SUFFIXES = frozenset(
     [
         "png",
@@ -396,10 +396,10 @@ def _domain_allowed(domain: str, allowed: tuple[str, ...]) -> bool:
 
 USER_NAME = r"(?P<user>[A-Za-z0-9._-]{1,64})"
 HOME_PATHS = (
-    re.compile(r"(?<![A-Za-z0-9_.~-])/home/" + USER_NAME + r"(?![A-Za-z0-9._-])"),
-    re.compile(r"(?<![A-Za-z0-9_.~-])/Users/" + USER_NAME + r"(?![A-Za-z0-9._-])"),
-    re.compile(r"\\home\\{1,2}" + USER_NAME + r"(?![A-Za-z0-9._-])"),
-    re.compile(
+    LazyPattern(r"(?<![A-Za-z0-9_.~-])/home/" + USER_NAME + r"(?![A-Za-z0-9._-])"),
+    LazyPattern(r"(?<![A-Za-z0-9_.~-])/Users/" + USER_NAME + r"(?![A-Za-z0-9._-])"),
+    LazyPattern(r"\\home\\{1,2}" + USER_NAME + r"(?![A-Za-z0-9._-])"),
+    LazyPattern(
         r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/)"
         r"(?P<user>[A-Za-z0-9._-]{1,64}(?: [A-Za-z0-9._-]{1,64})?)(?=\\|/|[\s\"'`)]|$)"
     ),
@@ -457,7 +457,7 @@ def find_home_paths(text: str, allow_users: Iterable[str] = ()) -> list[Finding]
 
 # --- PV006 numeric identifiers ---------------------------------------------------------------
 
-DIGIT_RUN = re.compile(r"[0-9]{10,1000}+")
+DIGIT_RUN = LazyPattern(r"[0-9]{10,1000}+")
 # Every ASCII digit byte becomes "0": a text holds a DIGIT_RUN exactly when its UTF-8
 # bytes, so translated, hold ten "0" in a row (6x faster than the regex search).
 DIGITS_AS_ZERO = bytes(48 if 48 <= byte <= 57 else byte for byte in range(256))
@@ -521,7 +521,7 @@ def find_numeric_ids(text: str, min_digits: int = 10) -> list[Finding]:
 # Digit groups joined by one kind of separator, a first group in parentheses allowed;
 # groups after the first have at least 3 digits ("10 20 30 40 50" is a list), at most 7
 # (a longer group is a digit run of its own).
-GROUPED_DIGITS = re.compile(
+GROUPED_DIGITS = LazyPattern(
     r"(?<![0-9A-Za-z_])(?:\([0-9]{2,5}\) ?[0-9]{3,7}(?:(?P<s1>[ -])[0-9]{3,7}){0,5}"
     r"|[0-9]{2,7}(?P<s2>[ -])[0-9]{3,7}(?:(?P=s2)[0-9]{3,7}){0,5})(?![0-9A-Za-z_])"
 )
@@ -601,14 +601,14 @@ DESCENDING = "9876543210" * 3
 
 # 13-19 digits, bare or grouped by one kind of separator (space or hyphen) as cards are
 # printed: 4-4-4-4-1..3, 4-4-4-1..7, 4-6-4/5 (Diners, Amex), 6-13.
-CARD = re.compile(
+CARD = LazyPattern(
     r"(?<![0-9A-Za-z_])(?:[0-9]{13,19}"
     r"|[0-9]{4}(?P<s3>[ -])[0-9]{4}(?P=s3)[0-9]{4}(?P=s3)[0-9]{4}(?P=s3)[0-9]{1,3}"
     r"|[0-9]{4}(?P<s1>[ -])[0-9]{4}(?P=s1)[0-9]{4}(?P=s1)[0-9]{1,7}"
     r"|[0-9]{4}(?P<s2>[ -])[0-9]{6}(?P=s2)[0-9]{4,5}"
     r"|[0-9]{6}(?P<s4>[ -])[0-9]{13})(?![0-9A-Za-z_])"
 )
-FOUR_DIGITS = re.compile(r"[0-9]{4}")
+FOUR_DIGITS = LazyPattern(r"[0-9]{4}")
 # Issuer prefixes (IIN ranges) and the lengths each issues: (low, high, lengths).
 CARD_ISSUERS = (
     ("4", "4", (13, 16, 19)),  # Visa
@@ -680,7 +680,7 @@ def find_cards(text: str, allow: Iterable[str] = ()) -> list[Finding]:
 
 # A country code, two check digits and the account part: bare or in groups of four
 # separated by single spaces (the printed form); cut to the country's length below.
-IBAN = re.compile(
+IBAN = LazyPattern(
     r"(?<![0-9A-Za-z_])[A-Z]{2}[0-9]{2}(?:[0-9A-Z]{10,30}|(?: [0-9A-Z]{4}){2,7}(?: [0-9A-Z]{1,4})?)"
 )
 # IBAN lengths of the countries that issue most of them (SEPA and a few more).
@@ -730,7 +730,7 @@ def _iban_span(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 # "+", a country code (no leading 0), then digit groups separated by one space, hyphen or
 # dot, the first may sit in parentheses: +1 (415) 555-2671, +44 20 7946 0958, +33.1.23.45.67.89.
-PHONE = re.compile(
+PHONE = LazyPattern(
     r"(?<![0-9A-Za-z_+])\+[1-9][0-9]{0,3}"
     r"(?:[ .-]?\([0-9]{1,5}\))?(?:[ .-]?[0-9]{1,10}){1,6}(?![0-9A-Za-z_])"
 )
