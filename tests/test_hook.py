@@ -478,3 +478,19 @@ def test_the_store_config_file_applies_as_memlint_check_applies_it(project):
     )
     assert checked.returncode == 0
     assert run_hook(project, data) == (0, "", "")
+
+
+def test_a_rename_is_blamed_for_the_links_it_leaves_dangling_in_other_files(project):
+    # feedback_tests links to reference_dev_env; the edit renames the linked memory
+    linking = GOOD.replace("before every merge.", "before every merge; see [[reference_dev_env]].")
+    write(project, "memory/feedback_tests.md", linking)
+    write(project, "memory/notes_old.md", "---\nname: notes_old\n---\nSee [[missing_page]].\n")
+    old, new = "name: reference_dev_env", "name: reference_tools"
+    text = (project / "memory/reference_dev_env.md").read_text()
+    path = write(project, "memory/reference_dev_env.md", text.replace(old, new))
+    data = payload("post_edit.json", project, FILE=str(path), OLD=old, NEW=new)
+    code, out, err = run_hook(project, data)
+    shown = err if code == 2 else json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "memory/feedback_tests.md:" in shown and " LK001 " in shown
+    assert "reference_dev_env" in shown
+    assert "notes_old.md" not in shown  # its dangling link was there before the write

@@ -159,6 +159,9 @@ def _may_be_memory(path: str, cwd: str) -> bool:
 # -- linting --------------------------------------------------------------------------
 
 
+_OWN = object()  # ``_Linter.lint_loaded``: the result cache the store was loaded with
+
+
 class _Linter:
     """Lints the store holding one path, as on disk or with that path's content replaced."""
 
@@ -169,6 +172,7 @@ class _Linter:
         self.settings = self.settings_at(cwd)
         self.rules: dict[int, list] = {}  # by id of the settings they were selected for
         self.store = None
+        self.finder = None
 
     def settings_at(self, folder: str):
         """The settings of the nearest config file at or above ``folder``, as ``memlint
@@ -184,16 +188,18 @@ class _Linter:
             raise _Skip(f"configuration error, nothing checked: {exc}") from None
         return found
 
-    def lint(self, overrides: dict[str, bytes] | None = None) -> list:
-        """Every finding of the store holding the path (all its files reported on), with
-        the files of ``overrides`` read as those bytes (they need not exist), as
-        ``--stdin-filename`` does. Empty when the path is in no store."""
+    def load(self, overrides: dict[str, bytes] | None = None):
+        """The store holding the path, loaded (every file reported on), with the files of
+        ``overrides`` read as those bytes (they need not exist), as ``--stdin-filename``
+        does; ``None`` when the path is in no store."""
         from memlint.discovery import Discovery, UsageError
-        from memlint.engine import lint_store, selected_rules
 
         caches = _read_only_caches(self.settings)
-        finder = Discovery(self.settings, self.cwd, caches, settings_for=self.settings_at)
+        self.finder = finder = Discovery(
+            self.settings, self.cwd, caches, settings_for=self.settings_at
+        )
         overrides = overrides or {}
+        self.store = None
         try:
             for path, data in overrides.items():
                 finder.add_override(path, data)
@@ -201,22 +207,46 @@ class _Linter:
                 exists = os.path.lexists(self.path)
                 finder.add_path(self.path if exists else os.path.dirname(self.path))
         except UsageError:
-            return []
+            return None
         for plan in finder.plans.values():
             plan.report_all()
-        found = []
-        self.store = None
         for store in finder.load():
-            if not store.reports_on(self.path) or not _holds(store, self.path):
-                continue
-            self.store = store
-            settings = store.settings or self.settings  # the store's own config file
-            rules = self.rules.get(id(settings))
-            if store.memo is None and rules is None:
-                rules = self.rules[id(settings)] = selected_rules(settings)
-            cache = _cache_of(finder, store)
-            found.extend(lint_store(store, settings, rules or [], cache))
-        return found
+            if store.reports_on(self.path) and _holds(store, self.path):
+                self.store = store
+                return store
+        return None
+
+    def lint(self, overrides: dict[str, bytes] | None = None) -> list:
+        """Every finding of the store holding the path (see ``load``); empty when the
+        path is in no store."""
+        store = self.load(overrides)
+        return self.lint_loaded(store, None) if store is not None else []
+
+    def lint_loaded(self, store, report: set[str] | None, cache=_OWN) -> list:
+        """The findings of ``store`` (loaded by ``load``, or derived from it) on the files
+        of ``report`` (all when ``None``), with the result cache of the load unless
+        another is given."""
+        from memlint.engine import lint_store, selected_rules
+
+        store.report = report
+        settings = store.settings or self.settings  # the store's own config file
+        rules = self.rules.get(id(settings))
+        if store.memo is None and rules is None:
+            rules = self.rules[id(settings)] = selected_rules(settings)
+        if cache is _OWN:
+            cache = _cache_of(self.finder, store)
+        return lint_store(store, settings, rules or [], cache)
+
+    def fresh_cache(self, store):
+        """The result cache of ``store`` as if unread: what the load computed (digests by
+        path) does not hold for a store whose files were replaced in memory."""
+        from memlint.cache import config_key
+
+        caches = self.finder.caches if self.finder is not None else None
+        if caches is None:
+            return None
+        settings = store.settings or self.settings
+        return caches.reopened().for_store(store.root, config_key(settings, self.cwd))
 
 
 def _holds(store, path: str) -> bool:
@@ -330,21 +360,56 @@ def _decoded(data: bytes | None) -> str | None:
 
 
 def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -> int:
-    from memlint.diagnostics import Severity
-
+    """The store is loaded once, as the write left it; the state before the write is
+    that store with the written memory's text replaced. Only the written file and the
+    files cross-file rules tie to it are linted, in both states; the state before is
+    read from the cache's whole-store result when that is exactly it (the store as
+    ``memlint check`` last saw it)."""
     linter = _Linter(path, cwd)
-    after = [d for d in linter.lint() if d.severity >= Severity.WARNING]
-    if linter.store is None or not after:  # a clean store needs no state before
+    store = linter.load()
+    if store is None:
         return 0
-    store = linter.store
     now = _current_bytes(path)
     before_text = previous_content(tool, tool_input, response, _decoded(now))
-    if isinstance(before_text, str):
+    if not isinstance(before_text, str):  # new, or its old content unknown: all its own
+        after = _shown(linter.lint_loaded(store, {path}))
+        return _report_post([d for d in after if d.path == path], store, cwd)
+    earlier = _store_before(linter, store, path, before_text)
+    if earlier is None:  # not a memory (the index, notes): the store as a whole, twice
+        after = _shown(linter.lint_loaded(store, None))
+        if not after:
+            return 0
         before = linter.lint({path: before_text.encode("utf-8", "surrogatepass")})
-        new = new_findings(before, after)
-    else:  # the file is new, or its old content unknown: its own findings are all new
-        new = [d for d in after if d.path == path]
-    return _report_post(new, store, cwd)
+        return _report_post(new_findings(before, after), store, cwd)
+    report = _involved(store, earlier, path)
+    after = _shown(linter.lint_loaded(store, report))
+    if not after:
+        return 0
+    cache = linter.fresh_cache(earlier)
+    earlier.memo = cache.memo(earlier) if cache is not None else None
+    before = linter.lint_loaded(earlier, report, cache)
+    return _report_post(new_findings(before, after), store, cwd)
+
+
+def _shown(found: list) -> list:
+    from memlint.diagnostics import Severity
+
+    return [d for d in found if d.severity >= Severity.WARNING]
+
+
+def _store_before(linter: _Linter, store, path: str, text: str):
+    """``store`` with the memory at ``path`` read as ``text``; ``None`` when ``path`` is
+    not a memory of it."""
+    from memlint.lsp.model import edited_store
+
+    return edited_store(store, {path: text}, store.settings or linter.settings)
+
+
+def _involved(store, earlier, path: str) -> set[str]:
+    """The written file and the files tied to it, before and after the write."""
+    from memlint.lsp.model import involved
+
+    return {path} | (involved(store, path) or set()) | (involved(earlier, path) or set())
 
 
 def _report_post(new: list, store, cwd: str) -> int:

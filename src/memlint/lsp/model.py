@@ -265,6 +265,7 @@ def edited_store(store: Store, texts: dict[str, str], settings: Settings) -> Sto
     memories = list(store.memories)
     at_file = {source.path: i for i, source in enumerate(files)}
     at_memory = {memory.file.path: i for i, memory in enumerate(memories)}
+    same_signals = True
     for path, text in texts.items():
         if path not in at_memory:
             return None
@@ -274,13 +275,31 @@ def edited_store(store: Store, texts: dict[str, str], settings: Settings) -> Sto
         if not source.readable:
             return None
         files[at_file[path]] = source
-        memories[at_memory[path]] = load_memory(source, fingerprint=False)
+        memory = load_memory(source, fingerprint=False)
+        same_signals = same_signals and _same_signals(store, memories[at_memory[path]], memory)
+        memories[at_memory[path]] = memory
     edited = replace(store, files=files, memo=None)
     edited.memories = memories
     edited.index = store.index
-    config = next((s for s in settings.stores if os.path.normpath(s.path) == store.root), None)
-    edited.profile, edited.profile_reason, edited.profile_guess = detect_profile(edited, config)
+    if not same_signals:
+        config = next((s for s in settings.stores if os.path.normpath(s.path) == store.root), None)
+        edited.profile, edited.profile_reason, edited.profile_guess = detect_profile(edited, config)
     return edited
+
+
+def _same_signals(store: Store, old: Memory, new: Memory) -> bool:
+    """Whether two memories count alike in profile detection, which decides on sums
+    over the memories: the edited store's profile is then the store's."""
+    from memlint.detect import store_signals
+
+    def signals(memory: Memory, bodies: bool):
+        alone = Store(root=store.root, display_root=store.display_root, reason=store.reason)
+        alone.memories = [memory]
+        return store_signals(alone, bodies)
+
+    if (old.supersession is None) != (new.supersession is None):
+        return False
+    return all(signals(old, bodies) == signals(new, bodies) for bodies in (False, True))
 
 
 # -- the store graph --------------------------------------------------------------
@@ -305,19 +324,27 @@ def _link_targets(memory: Memory) -> set[str]:
 
 
 def dependents(result: LintResult, path: str) -> set[str]:
-    """Files whose findings may change when ``path`` changes: the index, memories that
-    link to it or name it as successor, and the memories it links to or supersedes into.
-    A change to anything but a memory (the index, a note store) affects every file."""
-    store = result.store
+    """Files whose findings may change when ``path`` changes: see :func:`involved`;
+    a change to anything but a memory (the index, a note store) affects every file."""
+    found = involved(result.store, path)
+    return set(result.sources) if found is None else found
+
+
+def involved(store: Store, path: str) -> set[str] | None:
+    """The files a cross-file rule can tie to the memory at ``path``: the index, the
+    memories that link to it, name it as successor or share a name or stem with it,
+    and the memories it links to or supersedes into. ``None`` when ``path`` is not a
+    memory of ``store``."""
     memory = memory_at(store, path)
     if memory is None:
-        return set(result.sources)
+        return None
     found = {store.index.file.path} if store.index is not None else set()
     keys, targets = _keys(memory), _link_targets(memory)
     for other in store.memories:
         if other is memory:
             continue
-        if keys & _link_targets(other) or targets & _keys(other):
+        theirs = _keys(other)
+        if keys & theirs or keys & _link_targets(other) or targets & theirs:
             found.add(other.file.path)
     return found
 
