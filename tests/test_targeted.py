@@ -129,3 +129,33 @@ def test_a_store_with_a_config_file_of_its_own_is_linted_with_it(generated: Path
     )
     assert not any(d.code == "LK001" for d in result.diagnostics)
     assert result.diagnostics == sorted(on(reference, linker), key=lambda d: d.sort_key())
+
+
+def test_files_renamed_deleted_and_added_between_cached_runs(
+    generated: Path, tmp_path: Path
+) -> None:
+    """A warm cache, then the linked memory renamed (file and name), one memory deleted
+    and one added: the cached targeted run reports what an uncached whole run does,
+    on the linker too, whose own file did not change."""
+    caches = CacheSet(str(tmp_path / "cache"), "key", b"k" * 32)
+    linker, target = generated / "linker.md", generated / "target-note.md"
+    lint_store_of(str(linker), SETTINGS, report=None, caches=caches, save=True, cwd=str(generated))
+    moved = generated / "moved-note.md"
+    moved.write_bytes(target.read_bytes().replace(b"name: target-note", b"name: moved-note"))
+    target.unlink()
+    memories(generated)[0].unlink()
+    added = generated / "added-note.md"
+    added.write_text("---\nname: added-note\n---\nSee [[moved-note]].\n", encoding="utf-8")
+    reference = whole(generated)
+    report = [str(linker), str(moved), str(added), str(generated / "MEMORY.md")]
+    found = lint_store_of(
+        str(linker), SETTINGS, report=report, caches=caches, save=True, cwd=str(generated)
+    ).diagnostics
+    assert any(d.path == str(linker) and d.code == "LK001" for d in found)
+    assert found == sorted(
+        (d for path in report for d in on(reference, Path(path))), key=lambda d: d.sort_key()
+    )
+    again = lint_store_of(
+        str(linker), SETTINGS, report=report, caches=caches, cwd=str(generated)
+    ).diagnostics
+    assert again == found

@@ -472,7 +472,7 @@ class Discovery:
                 if name.startswith(".") or (path not in named and excluded.match(rel, name)):
                     store.excluded.append(rel)
                     continue
-                if path not in named and pruner.why(path, False) is not None:
+                if path not in named and pruner.why_in(directory, name, path) is not None:
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
@@ -766,14 +766,21 @@ class Pruner:
                     return f"{reason}, in {os.path.basename(folder)}/"
         return self._why(path, is_dir)
 
-    def _why(self, path: str, is_dir: bool) -> str | None:
-        excludes, base, respect_gitignore = self._rules_of(os.path.dirname(path))
-        name = os.path.basename(path)
+    def why_in(self, folder: str, name: str, path: str) -> str | None:
+        """``why`` for the file ``path``, named ``name``, in ``folder`` (a walk's entry)."""
+        return self._why(path, False, folder, name)
+
+    def _why(
+        self, path: str, is_dir: bool, folder: str | None = None, name: str | None = None
+    ) -> str | None:
+        folder = os.path.dirname(path) if folder is None else folder
+        excludes, base, respect_gitignore = self._rules_of(folder)
+        name = os.path.basename(path) if name is None else name
         rel = path[len(base) :].replace(os.sep, "/") if path.startswith(base) else name
         pattern = excludes.which(rel, name)
         if pattern is not None:
             return f"excluded by `{pattern}`"
-        if respect_gitignore and self.gitignore.ignored(path, is_dir):
+        if respect_gitignore and self.gitignore.ignored(path, is_dir, folder):
             return "ignored by git"
         return None
 
@@ -825,8 +832,10 @@ class GitIgnore:
         self._chains[directory] = chain
         return chain
 
-    def ignored(self, path: str, is_dir: bool) -> bool:
-        for folder, spec in self._chain(os.path.dirname(path)):
+    def ignored(self, path: str, is_dir: bool, directory: str | None = None) -> bool:
+        """Whether git ignores ``path`` (in ``directory``, when the caller knows it)."""
+        chain = self._chain(os.path.dirname(path) if directory is None else directory)
+        for folder, spec in chain:
             rel = path[len(folder) + 1 :].replace(os.sep, "/") + ("/" if is_dir else "")
             verdict = spec.check_file(rel).include
             if verdict is not None:
