@@ -376,6 +376,29 @@ def test_a_named_store_keeps_its_nested_stores_separate(tmp_path):
     assert stores(tmp_path, "s") == stores(tmp_path, ".") == ["s", "s/sub"]
 
 
+def test_a_file_named_alone_keeps_the_nested_stores_out_of_its_store(tmp_path):
+    """Naming only a file of the outer store (pre-commit, the hook, the server) must not
+    pull a nested store's files into it: no collision with a memory that lives there."""
+    write_files(
+        tmp_path,
+        {
+            "s/MEMORY.md": "- [A](user_a.md) — fact a\n",
+            "s/user_a.md": memory("user_a", "See [[user_b]].\n"),
+            "s/sub/MEMORY.md": "- [A](user_a.md) — fact a\n- [B](user_b.md) — fact b\n",
+            "s/sub/user_a.md": memory("user_a"),
+            "s/sub/user_b.md": memory("user_b"),
+        },
+    )
+    whole = findings(tmp_path, ".")
+    assert ("LK001", "s/user_a.md", 7) in whole
+    on_a = {found for found in whole if found[1] == "s/user_a.md"}
+    assert findings(tmp_path, "s/user_a.md") == on_a
+    assert findings(tmp_path, "s/user_a.md", "s/MEMORY.md") == {
+        found for found in whole if found[1] in ("s/user_a.md", "s/MEMORY.md")
+    }
+    assert stores(tmp_path, "s/user_a.md") == ["s"]
+
+
 def test_a_named_file_is_checked_even_when_git_ignores_it(tmp_path):
     """ruff's rule: a path named on the command line is checked unless --force-exclude."""
     git(tmp_path, "init", "-q")

@@ -159,3 +159,17 @@ def test_files_renamed_deleted_and_added_between_cached_runs(
         str(linker), SETTINGS, report=report, caches=caches, cwd=str(generated)
     ).diagnostics
     assert again == found
+
+
+def test_a_nested_store_stays_out_of_the_store_around_it(generated: Path) -> None:
+    nested = generated / "team"
+    nested.mkdir()
+    (nested / "MEMORY.md").write_text("- [Linker](linker.md) — the same name\n")
+    (nested / "linker.md").write_text(
+        "---\nname: linker\ndescription: the same name\nmetadata:\n  type: project\n---\nx\n"
+    )
+    linker = generated / "linker.md"
+    result = lint_store_of(str(linker), SETTINGS, report=[str(linker)], cwd=str(generated))
+    assert result.store is not None and result.store.root == str(generated)
+    assert all(not s.path.startswith(str(nested)) for s in result.store.files)
+    assert result.diagnostics == on(whole(generated), linker)

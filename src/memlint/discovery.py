@@ -415,6 +415,8 @@ class Discovery:
             directory, rel_dir, display_dir = stack.pop()
             at_root = directory == plan.root
             entries = _listing(directory)
+            if not at_root and _is_store_root(directory, entries, self.configured):
+                continue  # a nested store: its own, planned or not (a file named alone)
             if entries is None and rel_dir:  # memories under it would look missing (IX003)
                 unlistable = Skipped(directory, display_dir, "unlistable", "cannot be listed")
                 store.skipped.append(unlistable)
@@ -1008,6 +1010,12 @@ def _link_detail(path: str, root: str) -> str:
     if not resolved.startswith(real_root + os.sep):
         return "a symlink pointing outside the store"
     return f"a symlink to {target!r} inside the store"
+
+
+def _is_store_root(directory: str, entries, configured) -> bool:
+    """Whether ``directory`` (listed as ``entries``) is a store root of its own: it has
+    an index or a ``[[stores]]`` entry (``Discovery.strong_root``, without a syscall)."""
+    return directory in configured or any(entry.name == INDEX_NAME for entry in entries or ())
 
 
 def _special_kind(path: str) -> str:
