@@ -494,3 +494,25 @@ def test_a_rename_is_blamed_for_the_links_it_leaves_dangling_in_other_files(proj
     assert "memory/feedback_tests.md:" in shown and " LK001 " in shown
     assert "reference_dev_env" in shown
     assert "notes_old.md" not in shown  # its dangling link was there before the write
+
+
+def test_an_edit_that_makes_a_near_duplicate_reports_it_on_the_other_memory(project):
+    """DU001 reports a pair on its later memory: here the one the edit did not touch,
+    and that nothing links to the edited one."""
+    body = (
+        "Releases are cut from the main branch every Tuesday morning after the "
+        "full regression suite has passed on the staging cluster and the release "
+        "notes have been reviewed by the support team.\n"
+    )
+    later = "---\nname: zz_release\ndescription: release day\ntype: project\n---\n" + body
+    write(project, "memory/zz_release.md", later)
+    with open(project / "memory/MEMORY.md", "a", encoding="utf-8") as index:
+        index.write("- [Release](zz_release.md) — release day\n")
+    old = "The toolchain is under the tools folder."
+    content = STORE["memory/reference_dev_env.md"].replace(old, body.strip())
+    path = write(project, "memory/reference_dev_env.md", content)
+    data = payload("post_edit.json", project, FILE=str(path), OLD=old, NEW=body.strip())
+    code, out, err = run_hook(project, data)
+    assert (code, err) == (0, "")
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "memory/zz_release.md:1 DU001 (warning)" in context

@@ -237,6 +237,16 @@ class _Linter:
             cache = _cache_of(self.finder, store)
         return lint_store(store, settings, rules or [], cache)
 
+    def runs(self, store, code: str) -> bool:
+        """Whether the rule ``code`` is selected for ``store``."""
+        from memlint.engine import selected_rules
+
+        settings = store.settings or self.settings
+        rules = self.rules.get(id(settings))
+        if rules is None:
+            rules = self.rules[id(settings)] = selected_rules(settings)
+        return any(rule.code == code for rule in rules)
+
     def fresh_cache(self, store):
         """The result cache of ``store`` as if unread: what the load computed (digests by
         path) does not hold for a store whose files were replaced in memory."""
@@ -381,7 +391,7 @@ def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -
             return 0
         before = linter.lint({path: before_text.encode("utf-8", "surrogatepass")})
         return _report_post(new_findings(before, after), store, cwd)
-    report = _involved(store, earlier, path)
+    report = _involved(store, earlier, path, linter.runs(store, "DU001"))
     after = _shown(linter.lint_loaded(store, report))
     if not after:
         return 0
@@ -405,11 +415,12 @@ def _store_before(linter: _Linter, store, path: str, text: str):
     return edited_store(store, {path: text}, store.settings or linter.settings)
 
 
-def _involved(store, earlier, path: str) -> set[str]:
+def _involved(store, earlier, path: str, near_duplicates: bool) -> set[str]:
     """The written file and the files tied to it, before and after the write."""
     from memlint.lsp.model import involved
 
-    return {path} | (involved(store, path) or set()) | (involved(earlier, path) or set())
+    tied = (involved(state, path, near_duplicates) or set() for state in (store, earlier))
+    return {path}.union(*tied)
 
 
 def _report_post(new: list, store, cwd: str) -> int:

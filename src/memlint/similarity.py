@@ -19,7 +19,7 @@ import zlib
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import repeat
+from itertools import compress, repeat
 from operator import and_, eq, getitem, itemgetter
 
 SIGNATURE_SIZE = 64
@@ -180,6 +180,21 @@ def pairs_ending_at(signatures: list[bytes], seconds: set[int]) -> list[tuple[in
                     firsts = members[max(0, position - NEIGHBOURS) : position]
                     counted.update(zip(firsts, repeat(second)))
     return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)
+
+
+def band_partners(signatures: list[bytes], index: int) -> set[int]:
+    """The members sharing at least ``MIN_SHARED_BANDS`` whole LSH bands with member
+    ``index``: every candidate pair that holds ``index`` is among them."""
+    counted: Counter = Counter()
+    members = range(len(signatures))
+    for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
+        cut = slice(band, band + BAND_BYTES)
+        key = signatures[index][cut]
+        if key != EMPTY_BAND:
+            keys = map(itemgetter(cut), signatures)
+            counted.update(compress(members, map(eq, keys, repeat(key))))
+    counted.pop(index, None)
+    return {other for other, bands in counted.items() if bands >= MIN_SHARED_BANDS}
 
 
 def near_duplicates(

@@ -330,15 +330,22 @@ def dependents(result: LintResult, path: str) -> set[str]:
     return set(result.sources) if found is None else found
 
 
-def involved(store: Store, path: str) -> set[str] | None:
+def involved(store: Store, path: str, near_duplicates: bool = False) -> set[str] | None:
     """The files a cross-file rule can tie to the memory at ``path``: the index, the
     memories that link to it, name it as successor or share a name or stem with it,
-    and the memories it links to or supersedes into. ``None`` when ``path`` is not a
-    memory of ``store``."""
+    and the memories it links to or supersedes into; with ``near_duplicates`` (DU001
+    runs), the memories whose fingerprints may pair with its own. ``None`` when
+    ``path`` is not a memory of ``store``."""
     memory = memory_at(store, path)
     if memory is None:
         return None
     found = {store.index.file.path} if store.index is not None else set()
+    if near_duplicates:
+        from memlint.similarity import band_partners
+
+        signatures = [other.fingerprint[1] for other in store.memories]
+        mine = store.memories.index(memory)
+        found.update(store.memories[i].file.path for i in band_partners(signatures, mine))
     keys, targets = _keys(memory), _link_targets(memory)
     for other in store.memories:
         if other is memory:
