@@ -75,8 +75,8 @@ def lint_store_of(
     try:
         for other, data in (overrides or {}).items():
             other = os.path.normpath(other)
-            found = finder.store_of(os.path.dirname(other))
-            if found is not None and found.path == root.path and found.holds(other):
+            holder = finder.store_of(os.path.dirname(other))
+            if holder is not None and holder.path == root.path and holder.holds(other):
                 finder.add_override(other, data)
     except UsageError:
         return StoreLint(None)

@@ -2,13 +2,15 @@
 
 A rule module holds ``META = RuleMeta(...)``, a docstring with the sections
 What it does / Why is this bad? / Example / Fix safety, and a generator
-``check(ctx, target)``; ``target`` depends on ``META.scope``:
+``check(ctx, target) -> Iterator[Diagnostic]``; ``target`` depends on ``META.scope``:
 
-- ``Scope.FILE``: every file read in the store (memories, index, note stores),
-- ``Scope.MEMORY``: each parsed memory,
-- ``Scope.INDEX``: the store's index, when it has one,
-- ``Scope.NOTES``: each note store (JSONL),
-- ``Scope.STORE``: the whole store, once,
+- ``Scope.FILE``: every file read in the store (memories, index, note stores):
+  a ``SourceFile``,
+- ``Scope.MEMORY``: each parsed memory: a ``Memory``,
+- ``Scope.INDEX``: the store's index, when it has one: an ``Index``,
+- ``Scope.NOTES``: each note store (JSONL): its ``SourceFile`` (records through
+  ``memlint.sources.jsonl.note_file``),
+- ``Scope.STORE``: the whole store, once: the ``Store``,
 - ``Scope.SUPPRESSIONS``: each suppression comment that suppressed nothing, once
   every other rule has run (a ``Directive``),
 - ``Scope.CRASH``: each rule that raised while checking (a ``Crash``), whatever
@@ -17,10 +19,11 @@ What it does / Why is this bad? / Example / Fix safety, and a generator
 ``META.local`` declares that a FILE, MEMORY or NOTES rule reads nothing but
 its target (and the store's profile): its results are cached per file and
 may be computed in a worker process. Such a rule sees ``ctx.store`` as a
-``ProfileView``. ``META.external`` declares that a rule reads state outside
-the store's files (git): its results are never cached. ``META.any_jsonl``
-declares that a local NOTES rule reads no note schema: it checks the records of
-every JSONL file of the store, note store or not.
+``ProfileView``, so its context is a ``RuleContext[ProfileView]``; any other
+rule's is a ``RuleContext[Store]``. ``META.external`` declares that a rule reads
+state outside the store's files (git): its results are never cached.
+``META.any_jsonl`` declares that a local NOTES rule reads no note schema: it
+checks the records of every JSONL file of the store, note store or not.
 """
 
 from __future__ import annotations
@@ -31,6 +34,13 @@ from memlint.diagnostics import Diagnostic, Fix, FixAvailability, Range, Severit
 from memlint.records import dataclass
 from memlint.selection import is_selected
 from memlint.sources.document import SourceFile
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Generic, TypeVar
+
+    from memlint.config import Settings
+    from memlint.store import Store
 
 ALL_PROFILES = frozenset({"linked", "typed", "notes", "freeform"})
 LINKED = frozenset({"linked"})
@@ -169,17 +179,28 @@ class ProfileView:
     profile: str
 
 
-class RuleContext:
-    """What a rule sees: the store, settings, its own options, the shared settings it
-    names, and ``report``."""
+if TYPE_CHECKING:
+    StoreT = TypeVar("StoreT", Store, ProfileView)
+else:  # RuleContext[Store] is only ever an annotation: no typing.Generic at run time
+    StoreT = None
 
-    def __init__(self, store, settings, meta: RuleMeta) -> None:
-        self.store = store
+    class Generic:
+        def __class_getitem__(cls, item):
+            return cls
+
+
+class RuleContext(Generic[StoreT]):
+    """What a rule sees: the store (a ``ProfileView`` for a ``local`` rule), settings,
+    its own options, the shared settings it names, and ``report``."""
+
+    def __init__(self, store: StoreT, settings: Settings, meta: RuleMeta) -> None:
+        self.store: StoreT = store
         self.settings = settings
         self.meta = meta
         configured = settings.severity_for(meta.code)  # INFO is 0: not `or`
         self.severity = meta.severity if configured is None else configured
-        self.options = {**meta.defaults(), **settings.options_for(meta.code)}
+        # each value checked against its Option (META.options) at config load
+        self.options: dict[str, Any] = {**meta.defaults(), **settings.options_for(meta.code)}
 
     def selected(self, code: str) -> bool:
         """Whether the rule ``code`` runs in this run too (by default and the selection)."""

@@ -44,6 +44,12 @@ class NoteRecord:
     ijson: list[Problem] = field(default_factory=list)
 
     @property
+    def fields(self) -> dict[str, object]:
+        """The record's JSON object (empty when it is not one)."""
+        value = self.value
+        return value if isinstance(value, dict) else {}
+
+    @property
     def blank(self) -> bool:
         return not self.text.strip() and self.error is None
 

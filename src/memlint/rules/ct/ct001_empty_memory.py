@@ -36,11 +36,21 @@ Launch on 2026-06-01, owned by Dana.
 No fix: only the author knows what the memory should say.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ct.ct002_template_placeholder import COMMENT_PROMPT
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 NOT_CONTENT = re.compile(r"[ \t]{0,3}(?:#{1,6}(?:[ \t].*)?|(?:[-*_][ \t]*){3,})?[ \t]*\r?")
@@ -56,7 +66,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""

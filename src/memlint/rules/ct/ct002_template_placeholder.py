@@ -37,11 +37,21 @@ The user is a postdoc working on protein folding.
 No fix: the value must come from the user.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ct.spans import first_and_more, spans_in_memory
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 BRACKET = re.compile(r"(?<!\[)\[([^\[\]\n]{1,200})\](?![(\[\]:])")
 PROMPT = re.compile(r"(?:your|insert|enter|fill[ -]in|e\.g\.?)\b", re.IGNORECASE)
@@ -70,7 +80,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""

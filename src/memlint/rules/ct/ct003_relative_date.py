@@ -45,11 +45,21 @@ We froze the release branch on 2026-03-04.
 No fix: which day was meant is known only to whoever wrote it.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ct.spans import ascii_words, first_and_more, spans_in_memory
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 RELATIVE = re.compile(
@@ -95,7 +105,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""

@@ -69,6 +69,8 @@ Always run the full test suite with `make test` before pushing to any branch.
 No fix: which copy to keep, and what to merge, is the author's choice.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Sequence
 
@@ -76,6 +78,14 @@ from memlint.diagnostics import Severity
 from memlint.rules.base import ALL_PROFILES, LINKED_TYPED, Option, RuleMeta, Scope
 from memlint.similarity import near_duplicates
 from memlint.sources.jsonl import note_file
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="DU001",
@@ -107,7 +117,7 @@ class SimilarityTexts(Sequence[str]):
         return self.memories[index].similarity_text
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     if store.profile in LINKED_TYPED:
         yield from _memory_pairs(ctx, store)
     threshold = float(ctx.options["threshold"])
@@ -151,15 +161,16 @@ def index_entries(text: str, body_start: int) -> list[tuple[int, str]]:
     itself: sections end at a line holding `§`, a thematic break or a heading."""
     entries: list[tuple[int, str]] = []
     number = text.count("\n", 0, body_start)
-    start, lines = None, []
+    start = 0  # the first line of the section in ``lines``
+    lines: list[str] = []
     for line in text[body_start:].split("\n"):
         number += 1
         if SECTION_BREAK.fullmatch(line) or not line.strip():
             if SECTION_BREAK.fullmatch(line) and lines:
                 entries.append((start, "\n".join(lines)))
-                start, lines = None, []
+                lines = []
             continue
-        if start is None:
+        if not lines:
             start = number
         lines.append(line)
     if lines:

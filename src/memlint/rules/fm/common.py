@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memlint.sources.frontmatter import Field
+from memlint.sources.frontmatter import Field, Frontmatter
 
 UNUSABLE = frozenset({"unclosed", "invalid-yaml", "too-large", "too-deep", "not-mapping"})
 
@@ -15,10 +15,10 @@ def problems(memory, kinds: frozenset[str] | set[str]):
     return [p for p in fm.problems if p.kind in kinds]
 
 
-def usable(memory) -> bool:
-    """Whether the memory has a frontmatter mapping the field rules can judge."""
+def usable(memory) -> Frontmatter | None:
+    """The memory's frontmatter when it is a mapping the field rules can judge, else None."""
     fm = memory.frontmatter
-    return fm is not None and fm.parsed and not problems(memory, UNUSABLE)
+    return fm if fm is not None and fm.parsed and not problems(memory, UNUSABLE) else None
 
 
 def type_key(memory, profile: str) -> str:

@@ -35,10 +35,20 @@ Prefers espresso.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.rules.fm.common import problems
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="FM003",
@@ -69,7 +79,7 @@ ADVICE = (
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     for problem in problems(memory, KINDS):
         message = problem.message
         if problem.kind == "invalid-yaml":

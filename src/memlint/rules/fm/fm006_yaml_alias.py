@@ -33,10 +33,20 @@ Prefers espresso.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.rules.fm.common import problems
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="FM006",
@@ -51,6 +61,6 @@ META = RuleMeta(
 KINDS = frozenset({"alias"})
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     for problem in problems(memory, KINDS):
         yield ctx.report(memory.file, problem.offset, problem.offset, escape(problem.message))

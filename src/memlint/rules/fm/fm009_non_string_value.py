@@ -36,11 +36,21 @@ Ship the v2 API.
 No fix: quoting is safe, but memlint leaves the choice of wording to you.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.rules.fm.common import required_fields, usable
 from memlint.sources.frontmatter import YamlScalar
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="FM009",
@@ -53,7 +63,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if not usable(memory):
         return
     fields = required_fields(memory, ctx.store.profile)

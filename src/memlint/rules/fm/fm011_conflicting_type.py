@@ -32,10 +32,20 @@ Prefers espresso.
 No fix: which value is right is the author's call.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.fm.common import usable
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="FM011",
@@ -48,11 +58,12 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
-    if not usable(memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
+    frontmatter = usable(memory)
+    if frontmatter is None:
         return
-    flat = memory.frontmatter.fields.get("type")
-    nested = memory.frontmatter.nested("metadata", "type")
+    flat = frontmatter.fields.get("type")
+    nested = frontmatter.nested("metadata", "type")
     if flat is None or nested is None or _same(flat.value, nested.value):
         return
     yield ctx.report(

@@ -34,9 +34,19 @@ Prefers espresso.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.fm.common import usable
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="FM012",
@@ -49,10 +59,11 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
-    if not usable(memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
+    frontmatter = usable(memory)
+    if frontmatter is None:
         return
-    found = memory.frontmatter.fields.get("description")
+    found = frontmatter.fields.get("description")
     if found is None or not isinstance(found.value, str):
         return
     written = (memory.file.text or "")[found.value_start : found.value_end].rstrip("\r\n")

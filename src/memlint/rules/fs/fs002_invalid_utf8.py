@@ -17,8 +17,18 @@ Use instead: the same text saved as UTF-8 (`café` as `63 61 66 C3 A9`).
 No fix: memlint never guesses an encoding.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Position, Range, Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="FS002",
@@ -31,7 +41,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     problem = source.problem
     if problem is None or problem.kind != "invalid-utf8":
         return

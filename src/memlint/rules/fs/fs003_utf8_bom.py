@@ -17,9 +17,19 @@ Use instead: the same file saved as plain UTF-8, starting with `---`
 Safe: the fix deletes exactly the three BOM bytes; nothing else changes.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.sources.document import BOM_BYTES
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="FS003",
@@ -33,7 +43,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     if not source.bom:  # set only when the raw bytes start with the BOM
         return
     edit = Edit(source.path, 0, len(BOM_BYTES), "", Range.file_start())

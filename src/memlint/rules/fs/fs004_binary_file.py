@@ -17,8 +17,18 @@ Use instead: UTF-8 text (and images kept outside the memory store).
 No fix: binary files are never rewritten.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="FS004",
@@ -31,6 +41,6 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     if source.problem is not None and source.problem.kind == "binary":
         yield ctx.report(source, 0, 0, f"binary file: {source.problem.detail}")

@@ -19,9 +19,19 @@ Use instead: a regular file.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="FS007",
@@ -33,7 +43,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     for skipped in store.skipped:
         if skipped.kind == "unlistable":
             yield ctx.report_at(

@@ -18,8 +18,18 @@ Use instead: `Prefers espresso.` followed by a line break
 Safe: the fix appends one line break in the file's own style (LF or CRLF).
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="FS008",
@@ -33,7 +43,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     text = source.text
     if not text or text.endswith(("\n", "\r")) or not source.path.endswith(".md"):
         return

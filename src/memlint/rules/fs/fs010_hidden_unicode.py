@@ -41,12 +41,22 @@ Prefers espresso, no sugar.
 No fix: memlint cannot know whether the character was intended.
 """
 
+from __future__ import annotations
+
 import re
 import unicodedata
 
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.textutil import plain_ascii
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="FS010",
@@ -119,7 +129,7 @@ def may_hide(text: str) -> bool:
     return not plain_ascii(text)
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     for memory in store.reported_memories:
         if memory.plain_ascii:  # most files: known at parsing, the text is not even read
             continue

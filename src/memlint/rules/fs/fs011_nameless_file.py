@@ -17,10 +17,20 @@ Use instead: give it a name (`memory/build-notes.md`) and an index entry.
 No fix: only the author knows the memory's name.
 """
 
+from __future__ import annotations
+
 import os
 
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="FS011",
@@ -32,7 +42,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     known = next((s for s in store.files if s.display.endswith(s.rel)), None)
     if known is not None:  # displayed the way the store's other files are
         prefix = known.display[: len(known.display) - len(known.rel)]

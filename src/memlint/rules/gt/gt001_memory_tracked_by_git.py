@@ -27,12 +27,22 @@ Use instead: add the directory to `.gitignore` (or `.git/info/exclude`), and
 No fix: memlint never changes git state or ignore files.
 """
 
+from __future__ import annotations
+
 import sys
 
 from memlint import gitbase
 from memlint.diagnostics import Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="GT001",
@@ -46,7 +56,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     if not store.local_only:
         return
     try:

@@ -62,6 +62,8 @@ scalar, the key is duplicated, the frontmatter uses anchors or flow mappings,
 or the edit would change any other value.
 """
 
+from __future__ import annotations
+
 import unicodedata
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
@@ -69,6 +71,14 @@ from memlint.rules.base import LINKED, RuleMeta, Scope
 from memlint.rules.lk.resolve import links_to
 from memlint.sources.yamledit import replace_scalar
 from memlint.textutil import escape, plural, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 LINK_BREAKERS = "[]|#"
 
@@ -83,7 +93,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     name = memory.name
     if name is None or not name.strip():
         return
@@ -93,14 +103,17 @@ def check(ctx, memory):
         or unicodedata.normalize("NFC", name) == stem
     ):
         return
-    found = memory.frontmatter.fields["name"]
-    edit = replace_scalar(memory.file, memory.frontmatter, "name", memory.stem)
+    frontmatter = memory.frontmatter
+    if frontmatter is None:  # (a memory with a name has frontmatter)
+        return
+    found = frontmatter.fields["name"]
+    edit = replace_scalar(memory.file, frontmatter, "name", memory.stem)
     links_found = links_to(ctx.store, memory) if not isinstance(edit, str) else []
     if links_found and any(ch in memory.stem for ch in LINK_BREAKERS):
         edit = "the filename cannot be written inside a `[[wikilink]]`"
     refused = isinstance(edit, str)
     fix = None
-    if not refused:
+    if not isinstance(edit, str):
         links = [
             source.edit(link.target_start, link.target_end, memory.stem)
             for source, link in links_found

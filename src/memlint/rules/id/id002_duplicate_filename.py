@@ -47,9 +47,19 @@ No automatic fix: which file to rename, and to what, is the author's
 choice. The message suggests the rename.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="ID002",
@@ -61,7 +71,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     for stem, memories in store.by_stem.items():
         if len(memories) < 2:
             continue

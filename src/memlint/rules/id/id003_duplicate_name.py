@@ -41,9 +41,19 @@ Prefers coffee to tea.
 No fix (in `linked` stores ID001 rewrites each `name` to its filename).
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="ID003",
@@ -55,12 +65,15 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     for name, memories in store.by_name.items():
         if len(memories) < 2 or not name:
             continue
         for memory in memories:
-            found = memory.frontmatter.fields["name"]
+            frontmatter = memory.frontmatter
+            if frontmatter is None:  # (a memory with a name has frontmatter)
+                continue
+            found = frontmatter.fields["name"]
             others = ", ".join(escape(m.file.rel) for m in memories if m is not memory)
             yield ctx.report(
                 memory.file,

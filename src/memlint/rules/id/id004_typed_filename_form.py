@@ -32,11 +32,21 @@ The API is versioned by URL.
 No fix: renaming a file breaks every link to it.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.store import MEMORY_TYPES
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 TYPED_FILENAME = re.compile(r"(user|feedback|project|reference)_(.*)")
 SLUG_BREAK = re.compile(r"[^a-z0-9]+")
@@ -52,7 +62,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if TYPED_FILENAME.fullmatch(memory.stem) or memory.is_document:
         return
     name = f"`{memory.stem}.md` is not named `<type>_<slug>.md`"

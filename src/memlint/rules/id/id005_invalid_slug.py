@@ -35,11 +35,21 @@ One logical change per commit.
 No fix: renaming a file breaks every link to it.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, Option, RuleMeta, Scope
 from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 SLUG_CHARS = re.compile(r"[a-z0-9-]*")
 SLUG_CHARS_UNDERSCORE = re.compile(r"[a-z0-9_-]*")
@@ -59,7 +69,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     match = TYPED_FILENAME.fullmatch(memory.stem)
     if match is None:
         return

@@ -32,10 +32,20 @@ The API reference is at docs.example.com/api.
 No fix: memlint cannot tell which of the two is wrong.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
 from memlint.store import MEMORY_TYPES
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="ID006",
@@ -48,7 +58,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     match = TYPED_FILENAME.fullmatch(memory.stem)
     found = memory.type_field
     if match is None or found is None or memory.memory_type not in MEMORY_TYPES:

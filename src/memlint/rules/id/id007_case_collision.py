@@ -45,10 +45,20 @@ Dashboards are at grafana.example.com.
 No fix: which one to rename is the author's choice.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.store import fold
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="ID007",
@@ -78,7 +88,7 @@ def others(members: list, key, shown) -> dict[str, str]:
     return texts
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     by_folded_stem: dict[str, list] = {}
     for memory in store.memories:
         by_folded_stem.setdefault(fold(memory.stem), []).append(memory)
@@ -95,16 +105,19 @@ def check(ctx, store):
                 f"from {listed[memory.stem]}",
             )
     for memories in store.by_folded_name.values():
-        if len({m.name.strip() for m in memories}) < 2:
+        if len({_name(m) for m in memories}) < 2:
             continue
         listed = others(
             memories,
-            lambda m: m.name.strip(),
-            lambda m: f"`{escape(shorten(m.name.strip(), 60))}` ({escape(m.file.rel)})",
+            _name,
+            lambda m: f"`{escape(shorten(_name(m), 60))}` ({escape(m.file.rel)})",
         )
         for memory in memories:
-            found = memory.frontmatter.fields["name"]
-            name = memory.name.strip()
+            frontmatter = memory.frontmatter
+            if frontmatter is None:  # (a memory with a name has frontmatter)
+                continue
+            found = frontmatter.fields["name"]
+            name = _name(memory)
             yield ctx.report(
                 memory.file,
                 found.value_start,
@@ -112,3 +125,7 @@ def check(ctx, store):
                 f"name `{escape(shorten(name, 60))}` differs only in case "
                 f"or Unicode form from {listed[name]}",
             )
+
+
+def _name(memory: Memory) -> str:
+    return (memory.name or "").strip()  # (a memory in by_folded_name has one)

@@ -37,8 +37,18 @@ Run `make deploy` from a clean checkout.
 No fix: whether the document moves or becomes a memory is the author's choice.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="ID008",
@@ -51,7 +61,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if memory.is_document:
         message = f"`{memory.file.rel}` is a document of the folder (no frontmatter), not a memory"
         yield ctx.report(memory.file, 0, 0, message)

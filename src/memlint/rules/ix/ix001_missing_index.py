@@ -19,12 +19,22 @@ case variant such as `memory.md` exists, since creating the index next to it
 would collide on case-insensitive file systems.
 """
 
+from __future__ import annotations
+
 import os
 
 from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.resolve import entry_line
 from memlint.store import fold
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 INDEX_NAME = "MEMORY.md"
 
@@ -40,7 +50,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     memories = [memory for memory in store.memories if not memory.is_document]
     if store.index is not None or store.index_entry is not None or not memories:
         return

@@ -62,6 +62,8 @@ Without an index there is no fix here: IX001's fix creates the index with
 every entry.
 """
 
+from __future__ import annotations
+
 import os
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
@@ -69,6 +71,14 @@ from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import named_bullets
 from memlint.rules.ix.resolve import indexed_memories, insertion_edits
 from memlint.rules.shared import LOADER
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 INDEX_NAME = "MEMORY.md"
 
@@ -84,7 +94,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     if store.index is None:
         if store.profile == "linked" and _no_index_at_all(store):
             yield from _unindexed_without_index(ctx, store)
@@ -100,7 +110,7 @@ def check(ctx, store):
     notes = (f"no automatic fix: {edits}",) if refused else ()
     for position, memory in enumerate(missing):
         fix = None
-        if not refused:
+        if not isinstance(edits, str):
             edit = edits[position]
             fix = Fix.safe(f"Add `{edit.content.strip()}` to MEMORY.md", edit)
         message = f"`{memory.file.rel}` has no entry in MEMORY.md, so the agent never loads it"

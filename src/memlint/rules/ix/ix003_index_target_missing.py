@@ -43,6 +43,8 @@ fix removes the line (so a stale summary never survives a later dedupe).
 Either way it changes what the index claims, so it needs `--unsafe-fixes`.
 """
 
+from __future__ import annotations
+
 import posixpath
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
@@ -55,6 +57,14 @@ from memlint.rules.ix.resolve import (
     resolve,
 )
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Memory, Store
+
 META = RuleMeta(
     code="IX003",
     name="index-target-missing",
@@ -66,18 +76,19 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     store = ctx.store
     source = index.file
     for entry in index.entries:
         resolution = resolve(store, entry)
-        if resolution.kind == "folded":
+        actual: Memory | None
+        if resolution.kind == "folded" and resolution.memory is not None:
             actual = resolution.memory
             message = (
                 f"`{entry.target}` differs only in case or Unicode normalization from "
                 f"`{actual.file.rel}`; it resolves on some file systems only"
             )
-        elif resolution.kind == "missing":
+        elif resolution.kind == "missing" and resolution.rel is not None:
             actual = named_target(store, entry)
             if actual is None:
                 message = f"`{entry.target}` does not exist in the store"

@@ -38,9 +38,19 @@ type: reference
 No fix: where the file should live is a decision for the author.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.sources.index import escape_reason
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX004",
@@ -52,7 +62,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     for entry in index.entries:
         reason = escape_reason(entry)
         if reason is not None:

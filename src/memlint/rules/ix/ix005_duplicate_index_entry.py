@@ -37,9 +37,19 @@ Run `make test` before every push.
 Safe: the fix deletes the later line; the first entry stays as it was.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.resolve import line_removal, resolve
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX005",
@@ -52,7 +62,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     first_line: dict[str, int] = {}
     for entry in index.entries:
         resolution = resolve(ctx.store, entry)

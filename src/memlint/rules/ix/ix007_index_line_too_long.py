@@ -40,10 +40,20 @@ reviews every schema change. Prefers small PRs and short meetings.
 No fix: shortening a summary needs judgement.
 """  # noqa: E501 (the example line must exceed 150 characters)
 
+from __future__ import annotations
+
 import os
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX007",
@@ -56,7 +66,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     if not is_claude_code_index(ctx.store):
         return
     limit = ctx.shared("index-line-length")

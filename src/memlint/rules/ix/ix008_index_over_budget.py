@@ -27,11 +27,21 @@ move detail into the memory files, until the index is under 140 lines.
 No fix: which entries to merge or drop is the author's choice.
 """
 
+from __future__ import annotations
+
 from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
 from memlint.rules.ix.resolve import resolve
 from memlint.rules.shared import LOADER
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX008",
@@ -44,7 +54,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
     result = simulate(source.text or "", index.body_start, **loader_limits(ctx.shared))
     if not result.cut:

@@ -20,9 +20,19 @@ under 140 lines.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.budget import MAX_LINES, WARN_LINES, simulate
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED_FREEFORM, Option, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX009",
@@ -35,7 +45,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
     result = simulate(source.text or "", index.body_start)  # the loader's own budget
     warn = int(ctx.options["warn-lines"])

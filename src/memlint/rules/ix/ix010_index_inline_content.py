@@ -57,10 +57,20 @@ Run `make test` before every push.
 No fix: moving a fact into a new file needs a type, a name and a description.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import content_items
 from memlint.rules.shared import LOADER
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX010",
@@ -75,7 +85,7 @@ META = RuleMeta(
 MAX_EACH = 5
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     items = content_items(ctx, index)
     if not items:
         return

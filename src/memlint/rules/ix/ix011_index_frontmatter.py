@@ -34,8 +34,18 @@ Backend lead on the payments team.
 No fix: the block may hold something the author wants to move elsewhere.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX011",
@@ -47,7 +57,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     frontmatter = index.frontmatter
     if frontmatter is None:
         return

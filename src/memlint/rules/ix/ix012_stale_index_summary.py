@@ -42,10 +42,20 @@ line); the title and the link are untouched. A hand-written summary is often
 the better hook, and the fix overwrites it, so it needs `--unsafe-fixes`.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.resolve import is_shortened, one_line, resolve
 from memlint.textutil import shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX012",
@@ -59,7 +69,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
     text = source.text or ""
     for entry in index.entries:

@@ -44,11 +44,21 @@ the middle of a line or in a table gets no fix: where the link goes is the
 author's choice.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import named_bullets
 from memlint.rules.ix.resolve import link_href, link_title, one_line
 from memlint.sources.index import SEPARATOR
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 META = RuleMeta(
     code="IX013",
@@ -62,7 +72,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
     limit = ctx.shared("index-line-length")
     for bullet in named_bullets(ctx.store):
@@ -74,7 +84,7 @@ def check(ctx, index):
             link = f"[{title}]({link_href(rel)})"
             start, end = source.line_span(bullet.line)
             grown = end - start + len(link) - (bullet.end - bullet.start)
-            summary = SEPARATOR.sub("", source.text[bullet.end : end], count=1).strip()
+            summary = SEPARATOR.sub("", (source.text or "")[bullet.end : end], count=1).strip()
             stale = ctx.selected("IX012") and summary != one_line(memory.description or "")
             longer = grown > limit >= end - start
             make = Fix.unsafe if stale or longer else Fix.safe

@@ -42,11 +42,21 @@ Backend lead on the payments team.
 No fix: where the pasted block ends is not always clear; delete it by hand.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.sources.markdown import prose_lines
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Index, Store
 
 CONTEXT_LINE = re.compile(
     r"[ \t]{0,3}(?:#{1,6}[ \t]{1,4}(?:currentDate|userEmail|gitStatus|claudeMd)[ \t]*"
@@ -68,7 +78,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, index):
+def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
     text = source.text or ""
     found = []

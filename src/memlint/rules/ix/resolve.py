@@ -19,7 +19,11 @@ from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Edit
 from memlint.records import dataclass
 from memlint.sources.index import SCHEME, IndexEntry, escape_reason, parse_index
-from memlint.store import Memory, Store, fold
+from memlint.store import Index, Memory, Store, fold
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 MIN_SUMMARY = 10
 SUMMARY_SEPARATOR = " — "
@@ -93,6 +97,14 @@ def _exists_inside(root: str, rel: str) -> bool:
     return True
 
 
+def _index_of(store: Store) -> Index:
+    """The store's index, for helpers given one of its entries (so it has one)."""
+    index = store.index
+    if index is None:
+        raise ValueError(f"{store.display_root}: the store has no index")
+    return index
+
+
 def indexed_memories(store: Store) -> set[int]:
     """``id()`` of every memory some index entry reaches (also case-insensitively)."""
     if store.index is None:
@@ -110,7 +122,7 @@ def named_target(store: Store, entry: IndexEntry) -> Memory | None:
     target's stem (the index used the name as a filename), else the one renamed by
     hand (:func:`renamed_target`)."""
     resolution = resolve(store, entry)
-    if resolution.kind != "missing":
+    if resolution.kind != "missing" or resolution.rel is None:
         return None
     named = store.by_name.get(posixpath.basename(resolution.rel)[:-3], [])
     if len(named) == 1:
@@ -132,7 +144,7 @@ def _unlinked(store: Store) -> tuple[dict[str, list[Memory]], dict[str, list[Mem
     """The memories no entry links, by folded name and by folded description (once per store)."""
     found = _UNLINKED.get(store)
     if found is None:
-        linked = {id(resolve(store, entry).memory) for entry in store.index.entries}
+        linked = {id(resolve(store, entry).memory) for entry in _index_of(store).entries}
         by_title: dict[str, list[Memory]] = {}
         by_summary: dict[str, list[Memory]] = {}
         for memory in store.memories:
@@ -150,7 +162,7 @@ def linked_elsewhere(store: Store, entry: IndexEntry, memory: Memory) -> bool:
     """Whether an entry other than ``entry`` already links ``memory`` by its path."""
     return any(
         other is not entry and resolve(store, other).memory is memory
-        for other in store.index.entries
+        for other in _index_of(store).entries
     )
 
 
@@ -204,7 +216,7 @@ def insertion_edits(store: Store, memories: list[Memory], shared) -> list[Edit] 
     block) and the index must stay within the loader's cut (the shared ``loader-*``
     settings, read with ``shared(name)`` as the width ``index-line-length``).
     """
-    index = store.index
+    index = _index_of(store)
     text = index.file.text or ""
     newline = index.file.newline
     limits = loader_limits(shared)
@@ -213,7 +225,7 @@ def insertion_edits(store: Store, memories: list[Memory], shared) -> list[Edit] 
     width = shared("index-line-length")
     lines = [entry_line(memory, width) for memory in memories]
     for anchor in _anchors(store, text):
-        insertions = []
+        insertions: list[tuple[int, str]] = []
         for memory, line in zip(memories, lines, strict=True):
             at = anchor(memory)
             at_end = at < 0 and any(other == len(text) for other, _ in insertions)
@@ -228,10 +240,10 @@ def insertion_edits(store: Store, memories: list[Memory], shared) -> list[Edit] 
     return "the index ends inside an unclosed comment, fence or block; add the entry by hand"
 
 
-def _anchors(store: Store, text: str):
+def _anchors(store: Store, text: str) -> Iterator[Callable[[Memory], int]]:
     """Ways to pick each memory's insertion point, best first; an insertion point
     ``p`` is the end of a line's text (before its break), or ``-1`` for the file's end."""
-    index = store.index
+    index = _index_of(store)
     entries = index.entries
     if entries:
         sections = _sections(store, text)
@@ -246,17 +258,18 @@ def _anchors(store: Store, text: str):
         yield lambda memory: closing
 
 
-def _sections(store: Store, text: str) -> dict[str, int]:
+def _sections(store: Store, text: str) -> dict[str | None, int]:
     """Memory type -> end of the last entry of the section whose entries all have it."""
+    index = _index_of(store)
     line_types: dict[int, set] = {}
-    headings = [m.start() for m in HEADING_LINE.finditer(text, store.index.body_start)]
+    headings = [m.start() for m in HEADING_LINE.finditer(text, index.body_start)]
     ends: dict[int, int] = {}
-    for entry in store.index.entries:
+    for entry in index.entries:
         section = max((h for h in headings if h < entry.line_start), default=-1)
         memory = resolve(store, entry).memory
         line_types.setdefault(section, set()).add(memory.memory_type if memory else None)
         ends[section] = _item_end(text, entry)
-    found = {}
+    found: dict[str | None, int] = {}
     for section, types in line_types.items():
         if section >= 0 and len(types) == 1 and None not in types:
             found[next(iter(types))] = ends[section]
@@ -311,16 +324,16 @@ def line_starts_of(text: str) -> list[int]:
 
 def _parses_all(store: Store, new_text: str, memories: list[Memory]) -> bool:
     """Whether every old entry and one new entry per memory parse in ``new_text``."""
-    body_start = store.index.body_start
-    found = parse_index(new_text, body_start, line_starts_of(new_text))
-    wanted = Counter(normalized_target(e.target) for e in store.index.entries)
+    index = _index_of(store)
+    found = parse_index(new_text, index.body_start, line_starts_of(new_text))
+    wanted = Counter(normalized_target(e.target) for e in index.entries)
     wanted.update(memory.file.rel for memory in memories)
     return Counter(normalized_target(e.target) for e in found) == wanted
 
 
 def line_removal(store: Store, entry: IndexEntry) -> Edit:
     """Delete the entry's whole line, including its line break."""
-    source = store.index.file
+    source = _index_of(store).file
     text = source.text or ""
     end = text.find("\n", entry.line_end)
     end = len(text) if end == -1 else end + 1

@@ -54,10 +54,20 @@ Black filter coffee.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.resolve import invalid_reason, resolve
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="LK002",
@@ -69,7 +79,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     for link in memory.links:
         if not link.target or invalid_reason(link.target):
             continue

@@ -46,12 +46,22 @@ Safe: the fix rewrites only the link target to the exact name, keeping any
 wikilink cannot carry (`[`, `]`, `|`, `#`, line breaks).
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.resolve import invalid_reason, resolve
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="LK003",
@@ -66,7 +76,7 @@ META = RuleMeta(
 LINKABLE = re.compile(r"[^\[\]|#\r\n]{1,200}")
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     for link in memory.links:
         if not link.target or invalid_reason(link.target):
             continue

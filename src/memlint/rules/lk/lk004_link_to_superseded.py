@@ -58,11 +58,21 @@ Safe: the fix rewrites only the link target to the final successor's
 name. No fix is offered when the chain is broken or loops (SU001/SU003).
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.lk003_wikilink_case_mismatch import LINKABLE
 from memlint.rules.lk.resolve import chain_ends, invalid_reason, resolve
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="LK004",
@@ -75,7 +85,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     for link in memory.links:
         if not link.target or invalid_reason(link.target):
             continue

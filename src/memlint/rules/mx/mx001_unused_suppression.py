@@ -27,9 +27,19 @@ only the unused codes from its list; a `disable` loses its `enable` with it.
 Nothing but the suppression changes.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.suppression import Directive, own_line
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="MX001",
@@ -42,7 +52,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, directive: Directive):
+def check(ctx: RuleContext[Store], directive: Directive) -> Iterator[Diagnostic]:
     unused = directive.unused
     listed = ", ".join(unused)
     if directive.kind == "enable":

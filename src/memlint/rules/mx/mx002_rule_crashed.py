@@ -19,10 +19,20 @@ Use instead: an upgraded memlint; meanwhile `--ignore` the crashing rule.
 No fix.
 """
 
+from __future__ import annotations
+
 import os
 
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import ALL_PROFILES, Crash, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="MX002",
@@ -34,7 +44,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, crash: Crash):
+def check(ctx: RuleContext[Store], crash: Crash) -> Iterator[Diagnostic]:
     source = crash.source
     path = source.path if source is not None else os.path.join(crash.store_root, "MEMORY.md")
     display = source.display if source is not None else crash.store_display

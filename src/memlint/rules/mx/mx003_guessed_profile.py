@@ -42,11 +42,21 @@ No fix: only the user knows which contract the store follows.
 `memlint check --show-files` lists the signals seen in every store.
 """
 
+from __future__ import annotations
+
 import os
 
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 PROFILES = ("linked", "typed", "freeform")
 
@@ -60,7 +70,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     if not store.profile_guess:
         return
     where = store.index.file if store.index is not None else store.memories[0].file

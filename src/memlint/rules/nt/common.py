@@ -28,5 +28,5 @@ def report(ctx, source, record: NoteRecord, start: int, end: int | None, message
 
 
 def string_field(record: NoteRecord, key: str) -> str | None:
-    value = record.value.get(key) if isinstance(record.value, dict) else None
+    value = record.fields.get(key)
     return value if isinstance(value, str) else None

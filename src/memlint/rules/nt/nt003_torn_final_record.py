@@ -15,9 +15,19 @@ No fix: memlint cannot tell a torn write from a complete record; check the
 record, then append the newline yourself.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, records_of, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT003",
@@ -30,7 +40,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     parsed = records_of(ctx, source)
     if parsed is None or not parsed.torn or not parsed.records:
         return

@@ -19,9 +19,19 @@ Use instead:
 No fix: memlint cannot know the missing values.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, REQUIRED_FIELDS, notes, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT005",
@@ -34,9 +44,9 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     for record in notes(ctx, source):
-        missing = [key for key in REQUIRED_FIELDS if key not in record.value]
+        missing = [key for key in REQUIRED_FIELDS if key not in record.fields]
         if missing:
             names = ", ".join(f"`{key}`" for key in missing)
             field = "field" if len(missing) == 1 else "fields"

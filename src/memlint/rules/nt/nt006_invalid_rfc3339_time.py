@@ -20,10 +20,20 @@ Use instead:
 No fix: the store is append-only, and the intended offset is unknown.
 """
 
+from __future__ import annotations
+
 from memlint import rfc3339
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT006",
@@ -36,11 +46,11 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     for record in notes(ctx, source):
-        if "time" not in record.value:
+        if "time" not in record.fields:
             continue
-        value = record.value["time"]
+        value = record.fields["time"]
         column = record.value_column("time")
         if not isinstance(value, str):
             yield report(ctx, source, record, column, None, "`time` is not a string")

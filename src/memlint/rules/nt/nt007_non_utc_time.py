@@ -20,10 +20,20 @@ Use instead:
 No fix: the store is append-only.
 """
 
+from __future__ import annotations
+
 from memlint import rfc3339
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT007",
@@ -36,10 +46,12 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     for record in notes(ctx, source):
         value = string_field(record, "time")
-        parsed = rfc3339.parse(value) if value is not None else None
+        if value is None:
+            continue
+        parsed = rfc3339.parse(value)
         if isinstance(parsed, rfc3339.Timestamp) and not parsed.is_utc:
             offset = value[19:].lstrip(".0123456789")
             why = "an unknown local offset" if parsed.unknown_offset else f"offset {offset}"

@@ -23,9 +23,19 @@ Use instead:
 No fix: the store is append-only.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT009",
@@ -52,10 +62,10 @@ def _problem(key: str, value) -> str | None:
     return None
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     for record in notes(ctx, source):
         for key in ("project", "fact", "tags"):
-            if key in record.value:
-                problem = _problem(key, record.value[key])
+            if key in record.fields:
+                problem = _problem(key, record.fields[key])
                 if problem:
                     yield report(ctx, source, record, record.value_column(key), None, problem)

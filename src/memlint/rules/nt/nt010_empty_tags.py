@@ -19,9 +19,19 @@ Use instead:
 No fix: the store is append-only; stop writing empty lists in new records.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT010",
@@ -34,8 +44,8 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     for record in notes(ctx, source):
-        if record.value.get("tags") == []:
+        if record.fields.get("tags") == []:
             column = record.key_column("tags")
             yield report(ctx, source, record, column, None, "`tags` is empty; omit the field")

@@ -19,11 +19,21 @@ Use instead:
 No fix: the store is append-only. Option `allowed-fields` (list) accepts more names.
 """
 
+from __future__ import annotations
+
 import json
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import Option, RuleMeta, Scope
 from memlint.rules.nt.common import KNOWN_FIELDS, NOTES, notes, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT011",
@@ -37,11 +47,11 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     extra = ctx.options.get("allowed-fields")
     allowed = KNOWN_FIELDS | set(extra if isinstance(extra, list) else ())
     for record in notes(ctx, source):
-        for key in record.value:
+        for key in record.fields:
             if key not in allowed:
                 column = record.key_column(key)
                 name = json.dumps(key, ensure_ascii=True)[:62]

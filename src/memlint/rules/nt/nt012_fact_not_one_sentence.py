@@ -24,10 +24,20 @@ Use instead, one fact per record:
 No fix: the store is append-only, and splitting a fact needs judgement.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import Option, RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
 from memlint.rules.nt.facts import sentence_count
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT012",
@@ -52,7 +62,7 @@ def _problem(fact: str, limit: int) -> str | None:
     return None
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     limit = ctx.options.get("max-length")
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         limit = 250

@@ -22,10 +22,20 @@ Use instead, the reason the code cannot tell:
 No fix: the store is append-only.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
 from memlint.rules.nt.facts import code_obvious_reason
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT014",
@@ -38,7 +48,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     for record in notes(ctx, source):
         fact = string_field(record, "fact")
         reason = code_obvious_reason(fact) if fact else None

@@ -23,11 +23,21 @@ Use instead, the fact recorded once:
 No fix: the store is append-only.
 """
 
+from __future__ import annotations
+
 import unicodedata
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT015",
@@ -44,7 +54,7 @@ def _key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(".")
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     seen: dict[tuple[str, str], int] = {}
     for record in notes(ctx, source):
         project = string_field(record, "project")

@@ -22,6 +22,8 @@ because the work tree looks tampered with (a committed folder that looks like a
 git directory), the note store is reported as not compared.
 """
 
+from __future__ import annotations
+
 import os
 import sys
 
@@ -31,6 +33,15 @@ from memlint.privacy import mask_text
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.sources.document import SourceFile
+    from memlint.store import Store
 
 META = RuleMeta(
     code="NT016",
@@ -84,14 +95,14 @@ def first_difference(base: bytes, current: bytes) -> int | None:
     return None
 
 
-def check(ctx, source):
-    rev = getattr(ctx.settings, "base_rev", None)
+def check(ctx: RuleContext[Store], source: SourceFile) -> Iterator[Diagnostic]:
+    rev = ctx.settings.base_rev
     staged = not rev and os.environ.get("PRE_COMMIT") == "1"
     if not rev and not staged:
         return
     try:
         repo, rel = gitbase.repo_path(source.path)
-        if staged:
+        if not rev:  # staged
             base = gitbase.content_at(repo, gitbase.resolve(repo, "HEAD"), rel)
             current = gitbase.content_at(repo, gitbase.STAGED, rel)
             label = "HEAD"
@@ -101,7 +112,7 @@ def check(ctx, source):
             label = rev
     except gitbase.GitRefused as exc:  # a committed decoy must not switch the check off
         rng = Range(Position(1, 1), Position(1, 1))
-        label = "HEAD" if staged else escape(rev)[:40]
+        label = "HEAD" if not rev else escape(rev)[:40]
         message = f"cannot compare with {label}: {escape(str(exc))}"
         yield ctx.report_at(source.path, source.display, rng, message)
         return

@@ -23,9 +23,19 @@ Use instead:
 No fix: the store is append-only; rewrite its history instead.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 TEXT_FIELDS = ("text", "content", "value", "note", "body", "message", "summary", "memory")
 
@@ -41,10 +51,12 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     found = []
     for record in notes(ctx, source):
-        key = next((k for k in TEXT_FIELDS if k in record.value and record.value[k] is None), None)
+        key = next(
+            (k for k in TEXT_FIELDS if k in record.fields and record.fields[k] is None), None
+        )
         if key is not None:
             found.append((record, key))
     if not found:

@@ -24,11 +24,21 @@ Use instead:
 No fix: the store is append-only; rewrite its history instead.
 """
 
+from __future__ import annotations
+
 import json
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="NT020",
@@ -42,7 +52,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     seen: dict[str, int] = {}
     repeats = []
     for record in notes(ctx, source):

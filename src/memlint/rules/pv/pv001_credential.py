@@ -35,10 +35,20 @@ and values under 6 characters; the `allow-patterns` option (regexes) skips more
 values.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_credentials
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV001",
@@ -53,5 +63,5 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     yield from check_source(ctx, source, find_credentials, "credential in plain text")

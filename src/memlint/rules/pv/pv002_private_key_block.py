@@ -27,10 +27,20 @@ missing) with the redaction marker. Note stores get no fix (append-only):
 rewrite the history and revoke the key.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_private_keys
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV002",
@@ -45,5 +55,5 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     yield from check_source(ctx, source, find_private_keys, "private key in plain text")

@@ -21,10 +21,20 @@ no fix (append-only). Placeholders (`user:password@`, `:${PASS}@`, `:***@`) and
 ports (`host:8080@`) are not reported.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_url_passwords
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV003",
@@ -39,5 +49,5 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     yield from check_source(ctx, source, find_url_passwords, "credential in a URL")

@@ -26,12 +26,22 @@ adds domains (subdomains included); `allow-patterns` (regexes) skips matching
 addresses.
 """
 
+from __future__ import annotations
+
 from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_emails
 from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source, string_list
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV004",
@@ -49,7 +59,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     domains = string_list(ctx.options.get("allow-domains"))
     detect = partial(find_emails, allow_domains=domains)
     yield from check_source(ctx, source, detect, "personal data")

@@ -23,12 +23,22 @@ fix. Generic accounts are not reported (`/home/user`, `/home/runner`,
 nor placeholders (`<user>`, `$USER`, `~`). Option `allow-users` (list) adds names.
 """
 
+from __future__ import annotations
+
 from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_home_paths
 from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source, string_list
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV005",
@@ -46,7 +56,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     users = string_list(ctx.options.get("allow-users"))
     detect = partial(find_home_paths, allow_users=users)
     yield from check_source(ctx, source, detect, "personal data")

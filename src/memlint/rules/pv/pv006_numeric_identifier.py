@@ -35,12 +35,22 @@ years: `8080 8443 9090`), dates (`2026-01-02-…`). Option `min-digits`
 (default 10) sets the number of digits.
 """
 
+from __future__ import annotations
+
 from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_numeric_ids
 from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV006",
@@ -58,7 +68,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     minimum = ctx.options.get("min-digits")
     if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
         minimum = 10

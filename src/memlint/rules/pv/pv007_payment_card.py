@@ -34,12 +34,22 @@ with 978/979, Unix times in seconds to nanoseconds up to 2039 with 1 or
 20-21), decimal fractions, dotted versions, `#` issue numbers, phone numbers.
 """
 
+from __future__ import annotations
+
 from functools import partial
 
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_cards
 from memlint.rules.base import ALL_PROFILES, Option, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source, string_list
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV007",
@@ -57,7 +67,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     allow = [
         "".join(c for c in n if c.isdigit()) for n in string_list(ctx.options.get("allow-numbers"))
     ]

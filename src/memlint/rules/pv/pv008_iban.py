@@ -29,10 +29,20 @@ wrong length, and any that fail the mod-97 check (random upper-case codes,
 hashes, order numbers).
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_ibans
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV008",
@@ -47,5 +57,5 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     yield from check_source(ctx, source, find_ibans, "payment data")

@@ -29,11 +29,21 @@ a `+` glued to a letter or digit (`1e+10`). National numbers without `+`
 are long digit runs for PV006. Keep documented numbers with `allow-patterns`.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import FixAvailability, Severity
 from memlint.privacy import find_phones
 from memlint.records import replace
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from memlint.rules.pv.scan import ALLOW_PATTERNS, check_source
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.sources.document import SourceFile
 
 META = RuleMeta(
     code="PV009",
@@ -48,7 +58,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, source):
+def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:
     in_notes = source.rel.endswith(".jsonl") and ctx.settings.severity_for(META.code) is None
     for found in check_source(ctx, source, find_phones, "personal data"):
         yield replace(found, severity=Severity.ERROR) if in_notes else found

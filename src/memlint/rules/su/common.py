@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from memlint.rules.lk.resolve import resolve
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from memlint.store import Memory, Store
 
-def classify(store, memory) -> tuple[str, object]:
+
+def classify(store: Store, memory: Memory) -> tuple[str, Memory | None]:
     """``(kind, detail)`` for ``memory``'s successor link.
 
     kind: ``ok`` (detail: the successor), ``self``, ``stem`` (detail: the file
     whose stem is the target), ``ambiguous``, ``missing`` (detail: a memory
     whose name matches only ignoring case, or ``None``).
     """
-    target = memory.supersession.target
+    supersession = memory.supersession
+    if supersession is None:
+        raise ValueError(f"{memory.file.display}: names no successor")
+    target = supersession.target
     own_name = (memory.name or "").strip()
     if target == own_name or target == memory.stem:
         return "self", None

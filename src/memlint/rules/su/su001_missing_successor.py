@@ -46,10 +46,20 @@ Oat flat white, no sugar.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.su.common import classify
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="SU001",
@@ -61,15 +71,15 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     if memory.supersession is None:
         return
     kind, near = classify(ctx.store, memory)
     if kind != "missing":
         return
     link = memory.supersession.link
-    notes = ()
-    if near is not None:
+    notes: tuple[str, ...] = ()
+    if near is not None and near.name is not None:
         notes = (f"`{escape(shorten(near.name.strip(), 60))}` differs only in case",)
     yield ctx.report(
         memory.file,

@@ -44,10 +44,20 @@ Oat flat white, no sugar.
 No fix.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.su.common import classify
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="SU002",
@@ -59,7 +69,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     if memory.supersession is None or classify(ctx.store, memory)[0] != "self":
         return
     link = memory.supersession.link

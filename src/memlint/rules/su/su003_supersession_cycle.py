@@ -46,10 +46,20 @@ Oat flat white, no sugar.
 No fix: which memory is current is the author's call.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.resolve import chain_ends, successor
 from memlint.textutil import escape
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Store
 
 META = RuleMeta(
     code="SU003",
@@ -63,12 +73,13 @@ META = RuleMeta(
 MAX_SHOWN = 5
 
 
-def check(ctx, store):
+def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     _, on_cycle = chain_ends(store)
     for memory in store.memories:
-        if memory not in on_cycle:
+        supersession = memory.supersession
+        if supersession is None or memory not in on_cycle:
             continue
-        link = memory.supersession.link
+        link = supersession.link
         members = " → ".join(_loop(store, memory, on_cycle))
         yield ctx.report(
             memory.file, link.target_start, link.target_end, f"supersession cycle: {members}"

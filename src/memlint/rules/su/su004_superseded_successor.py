@@ -57,11 +57,21 @@ Safe: the fix rewrites only the link target to the name of the last
 memory in the chain. No fix when the chain is broken or loops.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.lk003_wikilink_case_mismatch import LINKABLE
 from memlint.rules.lk.resolve import chain_ends, successor
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="SU004",
@@ -74,7 +84,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     if memory.supersession is None:
         return
     following = successor(ctx.store, memory)

@@ -51,11 +51,21 @@ key is duplicated, the frontmatter uses anchors or flow mappings, or the
 edit would change any other value.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.su.common import classify
 from memlint.sources.yamledit import replace_scalar
 from memlint.textutil import escape, shorten
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import RuleContext
+    from memlint.store import Memory, Store
 
 META = RuleMeta(
     code="SU005",
@@ -68,26 +78,29 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     if memory.supersession is None:
         return
     kind, target_file = classify(ctx.store, memory)
-    if kind != "stem":
+    if kind != "stem" or target_file is None:
         return
     link = memory.supersession.link
     target = link.target
     current = target_file.name
-    has_name = current is not None and current.strip()
     edit = replace_scalar(target_file.file, target_file.frontmatter, "name", target)
     refused = isinstance(edit, str)
     title = f"Set `name` of {escape(target_file.file.rel)} to `{escape(target)}`"
-    described = f"is named `{escape(shorten(current, 60))}`" if has_name else "has no name"
+    described = (
+        f"is named `{escape(shorten(current, 60))}`"
+        if current is not None and current.strip()
+        else "has no name"
+    )
     yield ctx.report(
         memory.file,
         link.target_start,
         link.target_end,
         f"successor `[[{escape(shorten(target, 60))}]]` does not resolve by name, but the file "
         f"{escape(target_file.file.rel)} exists and {described}; repair that file's `name`",
-        fix=None if refused else Fix.safe(title, edit),
+        fix=None if isinstance(edit, str) else Fix.safe(title, edit),
         notes=(f"no automatic fix: {edit}",) if refused else (),
     )

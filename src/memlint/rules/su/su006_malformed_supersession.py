@@ -50,10 +50,20 @@ Oat flat white, no sugar.
 No fix: rewording a description may change its meaning.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="SU006",
@@ -69,7 +79,7 @@ LEADING_MARK = re.compile(r"[\s*_~`\[(\"'>#:-]{0,10}supersed(?:ed|ing)\b", re.IG
 LINKED_LATER = re.compile(r"\bsuperseded\s{1,10}by\s{0,10}\[\[", re.IGNORECASE)
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if memory.supersession is not None:
         return
     found = memory.frontmatter.fields.get("description") if memory.frontmatter else None

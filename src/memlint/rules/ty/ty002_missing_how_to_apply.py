@@ -44,10 +44,20 @@ Never force-push to main.
 No fix: how a rule applies must come from the user.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.rules.shared import SECTION_LABELS
 from memlint.rules.ty.sections import has_section, needs_sections, report_missing, section_labels
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="TY002",
@@ -61,7 +71,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if not needs_sections(memory) or has_section(
         memory, section_labels(ctx, "how-to-apply-labels")
     ):

@@ -44,10 +44,20 @@ Safe: the fix rewrites each variant label to `**Label:**` (adding a space
 when text followed the label directly) and changes nothing else.
 """
 
+from __future__ import annotations
+
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.rules.shared import SECTION_LABELS
 from memlint.rules.ty.sections import label_variants, needs_sections, section_labels
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="TY003",
@@ -62,7 +72,7 @@ META = RuleMeta(
 )
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     if not needs_sections(memory):
         return
     labels = tuple(label for name in SECTION_LABELS for label in section_labels(ctx, name))
