@@ -37,9 +37,8 @@ from memlint.sources.document import SourceFile
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
-    from typing import Any, Generic, TypeVar
+    from typing import Any, Generic, Protocol, TypeVar
 
-    from memlint.config import Settings
     from memlint.store import Store
 
 ALL_PROFILES = frozenset({"linked", "typed", "notes", "freeform"})
@@ -180,6 +179,25 @@ class ProfileView:
 
 
 if TYPE_CHECKING:
+
+    class RuleSettings(Protocol):
+        """What a rule reads of the run's settings (``memlint.config.Settings``)."""
+
+        @property
+        def select(self) -> tuple[str, ...] | None: ...
+        @property
+        def extend_select(self) -> tuple[str, ...]: ...
+        @property
+        def ignore(self) -> tuple[str, ...]: ...
+        @property
+        def base_rev(self) -> str | None: ...
+        @property
+        def redaction_marker(self) -> str: ...
+        # values checked at config load (each against its Option)
+        def options_for(self, code: str) -> dict[str, Any]: ...
+        def shared_value(self, name: str) -> Any: ...
+        def severity_for(self, code: str) -> Severity | None: ...
+
     StoreT = TypeVar("StoreT", Store, ProfileView)
 else:  # RuleContext[Store] is only ever an annotation: no typing.Generic at run time
     StoreT = None
@@ -193,7 +211,7 @@ class RuleContext(Generic[StoreT]):
     """What a rule sees: the store (a ``ProfileView`` for a ``local`` rule), settings,
     its own options, the shared settings it names, and ``report``."""
 
-    def __init__(self, store: StoreT, settings: Settings, meta: RuleMeta) -> None:
+    def __init__(self, store: StoreT, settings: RuleSettings, meta: RuleMeta) -> None:
         self.store: StoreT = store
         self.settings = settings
         self.meta = meta
@@ -210,7 +228,7 @@ class RuleContext(Generic[StoreT]):
         default = code not in OFF_BY_DEFAULT
         return is_selected(code, default, settings.select, settings.extend_select, settings.ignore)
 
-    def shared(self, name: str):
+    def shared(self, name: str) -> Any:
         """The shared setting ``name`` (``[shared]``), which ``META.shared`` must name."""
         if name not in self.meta.shared:
             raise KeyError(f"{self.meta.code} reads `{name}`, not named in its META.shared")

@@ -24,6 +24,7 @@ from memlint.store import Index, Memory, Store, fold
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+    from typing import Any
 
 MIN_SUMMARY = 10
 SUMMARY_SEPARATOR = " — "
@@ -204,7 +205,9 @@ def is_shortened(summary: str, description: str) -> bool:
     return head != summary and len(head) >= MIN_SUMMARY and description.startswith(head)
 
 
-def insertion_edits(store: Store, memories: list[Memory], shared) -> list[Edit] | str:
+def insertion_edits(
+    store: Store, memories: list[Memory], shared: Callable[[str], Any]
+) -> list[Edit] | str:
     """One edit per memory of ``memories`` adding its entry where the agent loads
     it, or why that cannot be done (a short phrase). Edits at one offset are
     applied together, in this order (the fix engine joins a rule's insertions).
