@@ -105,14 +105,14 @@ def memory_signals(memory: Memory) -> int:
     """The contract signals one memory file carries (the ``*_SIGNAL`` bits; Why/How
     sections aside: they need the body), kept with the memory's cached facts."""
     frontmatter = memory.frontmatter
-    parsed = frontmatter is not None and bool(frontmatter.fields)
+    parsed = frontmatter if frontmatter is not None and frontmatter.fields else None
     raw = ""
-    if frontmatter is not None and not parsed:  # unparseable: look at the raw lines
+    if frontmatter is not None and parsed is None:  # unparseable: look at the raw lines
         raw = (memory.file.text or "")[frontmatter.content_start : frontmatter.content_end]
-    top = memory.value("type") is not None if parsed else bool(RAW_TOP_TYPE.search(raw))
+    top = memory.value("type") is not None if parsed is not None else bool(RAW_TOP_TYPE.search(raw))
     nested = (
-        frontmatter.nested("metadata", "type") is not None
-        if parsed
+        parsed.nested("metadata", "type") is not None
+        if parsed is not None
         else bool(RAW_NESTED_TYPE.search(raw))
     )
     stem = memory.stem

@@ -63,7 +63,7 @@ class Frontmatter:
     end: int
     fields: dict[str, Field] = field(default_factory=dict)
     problems: list[FrontmatterProblem] = field(default_factory=list)
-    duplicate_keys: set[str] = field(default_factory=set)
+    duplicate_keys: set[str] | frozenset[str] = field(default_factory=set)  # (shared when empty)
     parsed: bool = False
 
     def value(self, key: str) -> object:
@@ -254,7 +254,7 @@ class _Converter:
                     )
                 )
                 if depth == 1:
-                    self.fm.duplicate_keys.add(key)
+                    self.fm.duplicate_keys = self.fm.duplicate_keys | {key}
             fields[key] = self.field(key, key_node, value_node, depth)
         return fields
 
