@@ -357,10 +357,12 @@ class StoreCache:
             return opened
         digest = self.digest(source)
         entry = self.entries.get(rel)
-        opened = None
+        loaded: object = None
         if type(entry) is list and len(entry) == 2 and entry[0] == digest:
-            opened = _loads(entry[1])
-        if not (isinstance(opened, list) and len(opened) == 2):
+            loaded = _loads(entry[1])
+        if isinstance(loaded, list) and len(loaded) == 2:
+            opened = loaded
+        else:
             opened = [None, None]
             self.entries[rel] = [digest, None]
             self._dirty.add(rel)
@@ -435,8 +437,9 @@ class StoreCache:
         if self._entries is None and self._rows is None:
             return
         present = {source.rel for source in (*store.files, *store.notes)}
-        for rel in [rel for rel in self._entries or () if rel not in present]:
-            del self._entries[rel]
+        entries = self._entries or {}
+        for rel in [rel for rel in entries if rel not in present]:
+            del entries[rel]
             self.changed = True
         if self._rows is not None:
             for rel in [rel for rel in self._rows if rel not in present]:
@@ -496,7 +499,7 @@ class StoreCache:
             _dump(self.path, self.key, self.secret, self.entries)
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
-        if self._rows_changed:
+        if self._rows_changed and self._rows is not None:
             _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
 
 

@@ -36,6 +36,10 @@ from memlint.selection import is_selected
 from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
 from memlint.store import Skipped, Store
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
 INDEX_NAME = "MEMORY.md"
 NEAR_DUPLICATE = "DU001"
 LAYOUT_NAMES = frozenset({"memory", "memories"})
@@ -310,18 +314,18 @@ class Discovery:
             why = (
                 f"beside {INDEX_NAME} of {self.display(root.path) or '.'}, which indexes only "
                 f"{self.display(root.content)}/"
-                if root is not None
+                if root is not None and root.content is not None
                 else "no folder above it holds MEMORY.md or memory files"
             )
             self.notice(f"{self.display(path)}: not in a store ({why})")
 
-    def _note_beside(self, root: Root, entries: list[os.DirEntry]) -> None:
+    def _note_beside(self, root: Root, content: str, entries: list[os.DirEntry]) -> None:
         """Say which Markdown files and folders beside an index of a subfolder are not
         the store's (``--show-files``)."""
         beside = sorted(
             entry.name + ("/" if entry.is_dir(follow_symlinks=False) else "")
             for entry in entries
-            if entry.path != root.content
+            if entry.path != content
             and entry.name != INDEX_NAME
             and not entry.name.startswith(".")
             and entry.name not in SKIP_DIRS
@@ -329,7 +333,7 @@ class Discovery:
         )
         if beside:
             shown = ", ".join(beside[:8]) + (", …" if len(beside) > 8 else "")
-            sub = os.path.basename(root.content)
+            sub = os.path.basename(content)
             self.notice(
                 f"{'.' if root.path == self.cwd else self.display(root.path)}: "
                 f"{INDEX_NAME} indexes {sub}/ only; "
@@ -359,7 +363,7 @@ class Discovery:
                     claimed = "folder"
             entries = _scandir(directory)
             if root is not None and root.content is not None:
-                self._note_beside(root, entries)
+                self._note_beside(root, root.content, entries)
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name in SKIP_DIRS:
@@ -795,11 +799,12 @@ class GitIgnore:
 
     def __init__(self) -> None:
         self._tops: dict[str, str | None] = {}
-        self._chains: dict[str, list[tuple[str, object]]] = {}
+        self._chains: dict[str, list[tuple[str, GitIgnoreSpec]]] = {}
 
     def top(self, directory: str) -> str | None:
         if directory in self._tops:
             return self._tops[directory]
+        found: str | None
         if os.path.lexists(os.path.join(directory, ".git")):
             found = directory
         else:
@@ -808,7 +813,7 @@ class GitIgnore:
         self._tops[directory] = found
         return found
 
-    def _chain(self, directory: str) -> list[tuple[str, object]]:
+    def _chain(self, directory: str) -> list[tuple[str, GitIgnoreSpec]]:
         """``(folder, spec)`` pairs that apply to entries of ``directory``, deepest first."""
         chain = self._chains.get(directory)
         if chain is not None:
@@ -848,7 +853,7 @@ class GitIgnore:
 IGNORE_FILE_BYTES = 1024 * 1024
 
 
-def _ignore_spec(path: str | None):
+def _ignore_spec(path: str | None) -> GitIgnoreSpec | None:
     """The ignore patterns in ``path`` (a regular file, never followed), or ``None``."""
     if path is None:
         return None

@@ -24,6 +24,10 @@ from memlint.selection import is_selected, matches_any
 from memlint.store import Store
 from memlint.suppression import apply_suppressions, markdown_sources
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from memlint.rules.base import RuleSettings
+
 CRASH_CODE = rule_code(CRASH_RULE)
 
 
@@ -40,6 +44,7 @@ class Rule:
     @property
     def module(self):
         if self._module is None:
+            assert self.name is not None  # a Rule is given its module or its name
             self._module = load_rule(self.name)
         return self._module
 
@@ -137,7 +142,9 @@ class _StoreRun:
         self.cache = cache
         self.cross = [r for r in rules if not (r.meta.local or r.meta.external)]
         view = ProfileView(store.profile)
-        self.checks = {scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)}
+        self.checks: dict[Scope, list[tuple[Rule, RuleContext[ProfileView]]]] = {
+            scope: [] for scope in (Scope.FILE, Scope.MEMORY, Scope.NOTES)
+        }
         for rule in rules:
             if rule.meta.local:
                 self.checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
@@ -193,7 +200,7 @@ class _StoreRun:
             self.found[position] = found
             if self.cache is not None:
                 self.cache.remember_local_results(self.units[position][0], profile, found)
-        return [d for found in self.found for d in found] + cross
+        return [d for found in self.found if found is not None for d in found] + cross
 
 
 def _run(rule: Rule, store: Store, settings: Settings, targets) -> list[Diagnostic]:
@@ -238,7 +245,7 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
                 yield source, source
 
 
-def _crash(code: str, store: Store, settings: Settings, source, exc: Exception):
+def _crash(code: str, store: Store, settings: RuleSettings, source, exc: Exception):
     """What the rule of ``Scope.CRASH`` reports on rule ``code`` raising ``exc``."""
     import traceback
 

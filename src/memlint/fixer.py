@@ -160,7 +160,7 @@ def _forget(finder, outcome: FixOutcome, paths: set[str], settings: Settings, ru
         else:
             finder.current.pop(path, None)
     outcome.changes = [c for c in outcome.changes if c.path not in paths]
-    outcome.fixed = [d for d in outcome.fixed if not {e.path for e in d.fix.edits} & paths]
+    outcome.fixed = [d for d in outcome.fixed if not {e.path for e in _fix_of(d).edits} & paths]
     outcome.stores, per_store = _lint(finder, settings, rules)
     outcome.remaining = sorted((d for _, f in per_store for d in f), key=Diagnostic.sort_key)
 
@@ -198,8 +198,17 @@ def _withheld_notes(outcome: FixOutcome, withheld: dict[tuple, str]) -> list[str
 def _fix_key(diagnostic: Diagnostic) -> tuple:
     """What identifies a fix across runs whose offsets differ (diagnostics that
     share one fix share its key)."""
-    paths = tuple(sorted({e.path for e in diagnostic.fix.edits}))
-    return ("fix", diagnostic.code, diagnostic.fix.title, paths)
+    fix = _fix_of(diagnostic)
+    paths = tuple(sorted({e.path for e in fix.edits}))
+    return ("fix", diagnostic.code, fix.title, paths)
+
+
+def _fix_of(diagnostic: Diagnostic) -> Fix:
+    """The fix of a diagnostic that has one (fixed, or with a fix withheld)."""
+    fix = diagnostic.fix
+    if fix is None:
+        raise ValueError(f"{diagnostic.code} at {diagnostic.display_path} has no fix")
+    return fix
 
 
 def _withheld_reason(diagnostic: Diagnostic, withheld: dict[tuple, str]) -> str | None:
@@ -215,7 +224,7 @@ def _demoted(diagnostic: Diagnostic, withheld: dict[tuple, str], unsafe: bool) -
     if reason is None:
         return diagnostic
     fix = diagnostic.fix
-    if unsafe or fix.applicability is not Applicability.SAFE:
+    if fix is None or unsafe or fix.applicability is not Applicability.SAFE:
         fix = None
     else:
         fix = Fix(fix.edits, Applicability.UNSAFE, fix.title)

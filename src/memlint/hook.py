@@ -32,6 +32,11 @@ import json
 import os
 import sys
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from memlint.discovery import Discovery
+    from memlint.store import Store
+
 TOOLS = ("Write", "Edit", "MultiEdit")
 INDEX_NAME = "MEMORY.md"
 MAX_EVENT = 32 * 1024 * 1024  # Write events carry the whole content
@@ -102,7 +107,9 @@ def _read_event() -> dict:
 
 def _handle(event: dict, strict: bool) -> int:
     name = event.get("hook_event_name")
-    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else os.getcwd()
+    cwd = event.get("cwd")
+    if not isinstance(cwd, str):
+        cwd = os.getcwd()
     if name in ("PreToolUse", "PostToolUse"):
         if name == "PreToolUse" and not strict:
             return 0
@@ -171,8 +178,8 @@ class _Linter:
         self._by_config: dict = {}
         self.settings = self.settings_at(cwd)
         self.rules: dict[int, list] = {}  # by id of the settings they were selected for
-        self.store = None
-        self.finder = None
+        self.store: Store | None = None
+        self.finder: Discovery | None = None
 
     def settings_at(self, folder: str):
         """The settings of the nearest config file at or above ``folder``, as ``memlint
@@ -542,12 +549,13 @@ def loader_line(store, settings, found: list) -> str:
     kept = result.lines[: result.kept]
     loaded = f"{len(kept)} of {len(result.lines)} lines"
     text = f"memlint: {INDEX_NAME} loads {loaded} ({result.size} {result.unit} in all)"
-    if result.cut:
+    first_lost = result.first_lost  # (a cut index has one)
+    if result.cut and first_lost is not None:
         lost = result.lost_numbers()
         hidden = [e.target for e in index.entries if e.line in lost]
         names = ", ".join(escape(mask_text(name)) for name in hidden[:5])
         more = f" and {len(hidden) - 5} more" if len(hidden) > 5 else ""
-        text += f"; cut from line {result.first_lost.number} ({result.reason})"
+        text += f"; cut from line {first_lost.number} ({result.reason})"
         if hidden:
             text += f", hiding {names}{more}"
     errors = sum(1 for d in found if d.severity >= Severity.ERROR)
@@ -579,7 +587,7 @@ def _stop(event: dict, cwd: str) -> int:
     if not isinstance(transcript, str):
         return 0
     remaining = session_writes(transcript, cwd)
-    messages = []
+    messages: list[str] = []
     store = None
     while remaining:  # one store at a time: linted as it is, and as the session found it
         first = next(iter(remaining))

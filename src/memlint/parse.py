@@ -40,7 +40,8 @@ def load_memory(source: SourceFile, fingerprint: bool = True) -> Memory:
 
 
 def description_links(source: SourceFile, parsed: Parsed) -> list:
-    found = parsed.frontmatter.fields.get("description")
+    frontmatter = parsed.frontmatter
+    found = frontmatter.fields.get("description") if frontmatter is not None else None
     if found is None or not isinstance(found.value, str):
         return []
     probe = Memory(source, "", parsed)
@@ -103,7 +104,7 @@ def load_memories(
             if cache is not None:
                 summary = summary_facts(memory.summary)
                 cache.remember_memory(sources[position], memory_facts(memory), summary)
-        return memories
+        return _filled(memories)
 
     def parse(i: int) -> tuple:
         memory = load_memory(sources[missing[i]], fingerprints)
@@ -114,4 +115,9 @@ def load_memories(
         memories[position] = rebuild_memory(sources[position], facts, summary)
         if cache is not None:
             cache.remember_memory(sources[position], facts, summary_facts(summary))
-    return memories
+    return _filled(memories)
+
+
+def _filled(memories: list[Memory | None]) -> list[Memory]:
+    """``memories`` once every position holds its memory."""
+    return [memory for memory in memories if memory is not None]

@@ -6,12 +6,15 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable
+from enum import Enum
 from functools import cached_property
 
 from memlint.records import dataclass, field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
+    from typing import Final
+
     from memlint.cache import Memo
     from memlint.config import Settings
     from memlint.similarity import Fingerprint
@@ -60,7 +63,11 @@ class Supersession:
         return self.link.target
 
 
-_UNSET = object()
+class _Unset(Enum):
+    UNSET = 0
+
+
+_UNSET: Final = _Unset.UNSET  # a value not looked up yet
 
 
 @dataclass(slots=True, eq=False)
@@ -127,9 +134,11 @@ class Memory:
         self._loader = loader
         self._summary = summary
         self._fingerprint = fingerprint
-        self._supersession = _UNSET
-        self._name = summary.name if summary is not None else _UNSET
-        self._description = summary.description if summary is not None else _UNSET
+        self._supersession: Supersession | _Unset | None = _UNSET
+        self._name: str | _Unset | None = summary.name if summary is not None else _UNSET
+        self._description: str | _Unset | None = (
+            summary.description if summary is not None else _UNSET
+        )
         self._signals = summary.signals if summary is not None else None
 
     def __repr__(self) -> str:
@@ -140,6 +149,7 @@ class Memory:
         found = self._parsed
         if found is None:
             loader, self._loader = self._loader, None
+            assert loader is not None  # a memory is given its parsed values or a loader
             found = self._parsed = loader(self)
         return found
 
@@ -251,15 +261,17 @@ class Memory:
 
     @property
     def supersession(self) -> Supersession | None:
-        if self._supersession is _UNSET:
-            self._supersession = self._find_supersession()
-        return self._supersession
+        found = self._supersession
+        if found is _UNSET:
+            found = self._supersession = self._find_supersession()
+        return found
 
     def _find_supersession(self) -> Supersession | None:
         target = self.successor_target
-        if target is None:
+        frontmatter = self.frontmatter
+        if target is None or frontmatter is None:
             return None
-        found = self.frontmatter.fields["description"]
+        found = frontmatter.fields["description"]
         from memlint.sources.markdown import make_wikilink
 
         raw = (self.file.text or "")[found.value_start : found.value_end]
@@ -497,15 +509,18 @@ class Store:
                 ends[member] = result
         return ends, on_cycle
 
-    def links_to(self, memory: Memory) -> list:
+    def links_to(self, memory: Memory) -> list[tuple[SourceFile, WikiLink]]:
         """``(source, link)`` for every wikilink (body, ``superseded by``, index) that
         resolves to ``memory`` by its name, exactly or after folding. Only the files
         that link to it are loaded."""
-        found = []
+        found: list[tuple[SourceFile, WikiLink]] = []
+        index = self.index
         for other in self._linkers.get(id(memory), ()):
             if other is None:  # the index
+                if index is None:
+                    continue
                 found.extend(
-                    (self.index.file, link)
+                    (index.file, link)
                     for link in self._index_links
                     if self._reaches(link.target, memory)
                 )
@@ -544,13 +559,14 @@ class Store:
         return table
 
     @cached_property
-    def _index_links(self) -> list:
+    def _index_links(self) -> list[WikiLink]:
         index = self.index
-        if index is None or "[[" not in (index.file.text or ""):
+        text = index.file.text if index is not None else None
+        if index is None or text is None or "[[" not in text:
             return []
         from memlint.sources.markdown import scan_wikilinks
 
-        return scan_wikilinks(index.file.text, index.body_start)
+        return scan_wikilinks(text, index.body_start)
 
     @cached_property
     def reported_memories(self) -> list[Memory]:
