@@ -516,3 +516,27 @@ def test_an_edit_that_makes_a_near_duplicate_reports_it_on_the_other_memory(proj
     assert (code, err) == (0, "")
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "memory/zz_release.md:1 DU001 (warning)" in context
+
+
+def test_an_edit_that_changes_the_profile_reports_what_it_changed_elsewhere(tmp_path):
+    """Two linked memories; an edit gives one a typed frontmatter, the store is read as
+    typed, and the other memory, tied to it by nothing, now breaks the typed naming."""
+    memory = "---\nname: {0}\ndescription: {0}\nmetadata:\n  type: user\n---\n{0} body\n"
+    root = tmp_path / "project"
+    write_files(
+        root,
+        {
+            "memory/MEMORY.md": "- [A](alpha.md) — alpha\n- [B](beta.md) — beta\n",
+            "memory/alpha.md": memory.format("alpha"),
+            "memory/beta.md": memory.format("beta"),
+        },
+    )
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    old = "name: alpha\ndescription: alpha\nmetadata:\n  type: user"
+    new = "name: Alpha\ndescription: alpha\ntype: user"
+    path = write(root, "memory/alpha.md", memory.format("alpha").replace(old, new))
+    data = payload("post_edit.json", root, FILE=str(path), OLD=old, NEW=new)
+    code, out, err = run_hook(root, data)
+    assert (code, err) == (0, "")
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "memory/beta.md:1 ID004 (warning)" in context

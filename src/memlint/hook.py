@@ -398,7 +398,9 @@ def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -
             return 0
         before = linter.lint({path: before_text.encode("utf-8", "surrogatepass")})
         return _report_post(new_findings(before, after), store, cwd)
-    report = _involved(store, earlier, path, linter.runs(store, "DU001"))
+    report = None  # a write that changed the store's profile can change every file's findings
+    if earlier.profile == store.profile:
+        report = _involved(store, earlier, path, linter.runs(store, "DU001"))
     after = _shown(linter.lint_loaded(store, report))
     if not after:
         return 0
