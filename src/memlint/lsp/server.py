@@ -30,6 +30,10 @@ from memlint.output import masked
 from memlint.privacy import mask_text
 from memlint.textutil import escape
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from pygls.workspace import TextDocument
+
 SOURCE = "memlint"
 FIX_ALL = "source.fixAll.memlint"
 LINTED_SUFFIXES = (".md", ".markdown", ".jsonl")
@@ -123,7 +127,7 @@ class MemlintServer(LanguageServer):
     def encoding(self) -> str:
         return self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
 
-    def open_documents(self) -> dict[str, object]:
+    def open_documents(self) -> dict[str, TextDocument]:
         found = {}
         for document in list(self.workspace.text_documents.values()):
             path = _path(document.uri)
@@ -556,7 +560,7 @@ async def code_action_resolve(ls: MemlintServer, action: lsp.CodeAction) -> lsp.
     data = action.data if isinstance(action.data, dict) else {}
     path = _path(data["uri"]) if isinstance(data.get("uri"), str) else None
     result = ls.result_for(path) if action.kind == FIX_ALL and path else None
-    if result is not None:
+    if path is not None and result is not None:
         fixed = _fix_all(ls, path, result)
         action.edit = fixed.edit if fixed is not None else lsp.WorkspaceEdit(document_changes=[])
     return action
@@ -566,7 +570,8 @@ def _quick_fixes(ls, diagnostic: Diagnostic, shown, result, text: str, positions
     fix = diagnostic.fix
     if fix is not None and fix.edits and fix.applicability is not Applicability.DISPLAY:
         safe = fix.applicability is Applicability.SAFE
-        title = masked(diagnostic).fix.title
+        shown_fix = masked(diagnostic).fix  # (masked keeps the fix, its title masked)
+        title = shown_fix.title if shown_fix is not None else ""
         yield lsp.CodeAction(
             title=f"memlint: {title}" if safe else f"memlint: {title} (unsafe fix)",
             kind=lsp.CodeActionKind.QuickFix,
@@ -646,7 +651,7 @@ async def definition(ls: MemlintServer, params: lsp.DefinitionParams):
 def _link(ls: MemlintServer, params) -> model.LinkSpan | None:
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
-    if result is None:
+    if path is None or result is None:
         return None
     offset = ls.offset(params.text_document.uri, params.position)
     return None if offset is None else model.link_at(result, path, offset)
@@ -657,7 +662,7 @@ async def document_link(ls: MemlintServer, params: lsp.DocumentLinkParams):
     await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
-    if result is None:
+    if path is None or result is None:
         return []
     positions = ls.position_map(path, result)
     return [
@@ -676,12 +681,13 @@ async def hover(ls: MemlintServer, params: lsp.HoverParams):
     await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
-    if result is None:
+    if path is None or result is None:
         return None
     offset = ls.offset(params.text_document.uri, params.position)
     if offset is None:
         return None
     span = model.link_at(result, path, offset)
+    text: str | None
     if span is not None and span.memory is not None:
         text = mask_text(model.memory_hover(span.memory))
     else:
@@ -711,7 +717,7 @@ async def completion(ls: MemlintServer, params: lsp.CompletionParams):
     await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
-    if result is None:
+    if path is None or result is None:
         return None
     text = ls.position_map(path, result).text
     offset = ls.offset(params.text_document.uri, params.position)
@@ -743,7 +749,7 @@ async def rename(ls: MemlintServer, params: lsp.RenameParams):
     await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
-    if result is None:
+    if path is None or result is None:
         raise JsonRpcInvalidRequest("not a file of a memory store")
     offset = ls.offset(params.text_document.uri, params.position)
     found = model.rename_span(result, path, offset) if offset is not None else None
@@ -759,7 +765,9 @@ async def prepare_rename(ls: MemlintServer, params: lsp.PrepareRenameParams):
     await ls.settled()
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
-    offset = ls.offset(params.text_document.uri, params.position) if result else None
+    if path is None or result is None:
+        raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
+    offset = ls.offset(params.text_document.uri, params.position)
     found = model.rename_span(result, path, offset) if offset is not None else None
     if found is None:
         raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
