@@ -597,3 +597,26 @@ def test_shutdown_and_exit_end_the_process_and_remove_its_cache(client, workspac
     assert list((workspace / "tmp").iterdir())  # the server's private cache folder
     assert client.stop() == 0
     assert list((workspace / "tmp").iterdir()) == []
+
+
+def test_completion_never_offers_a_name_that_holds_a_secret(tmp_path):
+    """A memory named with a token: completion would print it in clear and insert it
+    into the document; it is left out (the other names are offered)."""
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    store = tmp_path / "store"
+    store.mkdir()
+    (tmp_path / "tmp").mkdir()
+    (store / "MEMORY.md").write_text("- [A](alpha.md) — a\n- [T](tok.md) — t\n", encoding="utf-8")
+    (store / "alpha.md").write_text(memory("alpha", "first", "See [["), encoding="utf-8")
+    (store / "tok.md").write_text(memory(token, "the token", "x"), encoding="utf-8")
+    started = LspClient(tmp_path, tmpdir=tmp_path / "tmp")
+    try:
+        alpha = store / "alpha.md"
+        started.open(alpha)
+        started.diagnostics(alpha)
+        where = {"textDocument": {"uri": alpha.as_uri()}, "position": {"line": 7, "character": 6}}
+        items = started.request("textDocument/completion", where)["items"]
+        assert [item["label"] for item in items] == ["alpha"]
+        assert token not in json.dumps(items)
+    finally:
+        started.stop()

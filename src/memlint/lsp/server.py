@@ -740,6 +740,7 @@ async def completion(ls: MemlintServer, params: lsp.CompletionParams):
             text_edit=lsp.TextEdit(range=replace, new_text=name),
         )
         for name, description in model.completion_names(result.store)
+        if mask_text(name) == name  # a name holding a secret is neither shown nor inserted
     ]
     return lsp.CompletionList(is_incomplete=False, items=items)
 
