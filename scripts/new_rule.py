@@ -58,10 +58,20 @@ The launch moved to June.
 No fix: what the memory should say is the author's choice.
 """
 
+from __future__ import annotations
+
 import re
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from memlint.diagnostics import Diagnostic
+    from memlint.rules.base import ProfileView, RuleContext
+    from memlint.store import Memory
 
 META = RuleMeta(
     code="{code}",
@@ -76,7 +86,7 @@ META = RuleMeta(
 MARKER = re.compile(r"\\bFIXME\\b")
 
 
-def check(ctx, memory):
+def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]:
     text = memory.file.text or ""
     found = MARKER.search(text, memory.body_start)
     if found:

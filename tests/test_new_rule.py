@@ -29,6 +29,7 @@ code, tmp, cases = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 module = registry()[code]
 files = example_files(module.__doc__)
 result = {"name": rule_names()[code], "file": module.__file__, "example": {}, "cases": {}}
+result["check"] = module.check.__annotations__
 for kind in ("bad", "good"):
     store = {"MEMORY.md": "# Memory\\n", **files["file"], **files[kind]}
     found = lint_files(tmp / kind, store, select=[code])
@@ -88,6 +89,11 @@ def test_scaffolded_rule_imports_registers_and_its_examples_run(checkout, tmp_pa
     assert Path(result["file"]) == module  # the copy's module, not the checkout's
     assert result["example"] == {"bad": ["memory body holds a `FIXME` marker"], "good": []}
     assert result["cases"] == {"marker_is_reported": True, "finished_memory_passes": True}
+    assert result["check"] == {  # typed as tests/test_rule_signatures.py wants it
+        "ctx": "RuleContext[ProfileView]",
+        "memory": "Memory",
+        "return": "Iterator[Diagnostic]",
+    }
     text = module.read_text(encoding="utf-8")
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Fix safety"):
         assert section in text
