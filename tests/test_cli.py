@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from memlint import __version__
-from memlint.cli import main
+from memlint.cli import SUBCOMMANDS, build_parser, main
 from tests.helpers import write_files
 
 GOOD = "---\nname: a\ndescription: a memory\nmetadata:\n  type: user\n---\nBody.\n"
@@ -303,3 +303,25 @@ def test_plural():
         "2 errors",
         "2 hidden fixes",
     ]
+
+
+HELP_PATHS = [[], *([name] for name in SUBCOMMANDS)]
+HELP_PATHS += [["hook", action] for action in ("claude-code", "install", "uninstall")]
+
+
+@pytest.mark.parametrize("path", HELP_PATHS, ids=lambda path: " ".join(path) or "memlint")
+def test_the_parser_of_one_subcommand_helps_and_errs_as_the_whole_parser(
+    path, monkeypatch, capsys
+) -> None:
+    """A run builds only its subcommand's arguments; ``--help`` and the error for an
+    unknown option read the same, byte for byte, at any terminal width."""
+    for columns in ("100", "40"):
+        monkeypatch.setenv("COLUMNS", columns)
+        outputs = []
+        for parser in (build_parser(), build_parser(path[0] if path else None)):
+            for tail in (["--help"], ["--no-such-option"]):
+                with pytest.raises(SystemExit):
+                    parser.parse_args([*path, *tail])
+                outputs.append(capsys.readouterr())
+        assert outputs[:2] == outputs[2:]
+        assert outputs[0].out.startswith("usage: memlint")

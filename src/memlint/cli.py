@@ -35,16 +35,83 @@ def _codes(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import argparse  # not imported by the hook's fast path
-
-    parser = argparse.ArgumentParser(
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``command`` one that parses only that subcommand:
+    the others are listed (``memlint --help`` reads the same) but get no arguments."""
+    parser = _parser_class()(
         prog="memlint",
         description="Lint and safely fix AI-agent memory stores.",
     )
     parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command")
     check = sub.add_parser("check", help="lint memory stores (the default command)")
+    if command in (None, "check"):
+        _add_check_arguments(check)
+    move = sub.add_parser("mv", help="rename a memory and update every reference to it")
+    if command in (None, "mv"):
+        _add_move_arguments(move)
+    hook = sub.add_parser("hook", help="the Claude Code write-time gate")
+    if command in (None, "hook"):
+        from memlint.hook_install import add_hook_arguments
+
+        add_hook_arguments(hook)
+    clean = sub.add_parser("clean", help="remove the result cache")
+    if command in (None, "clean"):
+        clean.add_argument(
+            "--cache-dir", help="the cache to remove (default: where check keeps it)"
+        )
+    server = sub.add_parser(
+        "server", help="run the language server on stdio (needs the extra agent-memlint[lsp])"
+    )
+    if command in (None, "server"):
+        server.add_argument("--stdio", action="store_true", help="accepted: stdio is the transport")
+    rule = sub.add_parser("rule", help="explain a rule")
+    if command in (None, "rule"):
+        rule.add_argument("code", nargs="?", help="a rule code such as ID001")
+        rule.add_argument("--all", action="store_true", help="explain every rule")
+        rule.add_argument("--output-format", choices=("text", "json"), default="text")
+    return parser
+
+
+_PARSER_CLASS: type[argparse.ArgumentParser] | None = None
+
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """argparse's parser, but it asks for the terminal's width only to print: adding
+    an argument formats it once as a check, and the width is a system call each time
+    (65 of them in building the parser)."""
+    global _PARSER_CLASS
+    if _PARSER_CLASS is not None:
+        return _PARSER_CLASS
+    import argparse  # not imported by the hook's fast path
+
+    class Parser(argparse.ArgumentParser):
+        _adding = False
+
+        def add_argument(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            self._adding = True
+            try:
+                return super().add_argument(*args, **kwargs)
+            finally:
+                self._adding = False
+
+        def add_subparsers(self, **kwargs):  # type: ignore[no-untyped-def]
+            self._adding = True  # formats the usage once, for the subcommands' prog
+            try:
+                return super().add_subparsers(**kwargs)
+            finally:
+                self._adding = False
+
+        def _get_formatter(self) -> argparse.HelpFormatter:
+            if self._adding:  # a format not printed: its width does not matter
+                return argparse.HelpFormatter(self.prog, width=80)
+            return super()._get_formatter()
+
+    _PARSER_CLASS = Parser
+    return Parser
+
+
+def _add_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument("paths", nargs="*", help="files or directories (default: .)")
     check.add_argument(
         "--output-format",
@@ -111,7 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes that parse files (default 0: automatic, only for large stores)",
     )
     _add_fix_arguments(check)
-    move = sub.add_parser("mv", help="rename a memory and update every reference to it")
+
+
+def _add_move_arguments(move: argparse.ArgumentParser) -> None:
     move.add_argument("old", help="the memory's name or path")
     move.add_argument("new", help="the new path, or just the new stem")
     move.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
@@ -119,20 +188,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--config", action="append", default=[], help="config file, or an inline 'KEY = VALUE'"
     )
     move.add_argument("--isolated", action="store_true", help="ignore all config files")
-    from memlint.hook_install import add_hook_parser
-
-    add_hook_parser(sub)
-    clean = sub.add_parser("clean", help="remove the result cache")
-    clean.add_argument("--cache-dir", help="the cache to remove (default: where check keeps it)")
-    server = sub.add_parser(
-        "server", help="run the language server on stdio (needs the extra agent-memlint[lsp])"
-    )
-    server.add_argument("--stdio", action="store_true", help="accepted: stdio is the transport")
-    rule = sub.add_parser("rule", help="explain a rule")
-    rule.add_argument("code", nargs="?", help="a rule code such as ID001")
-    rule.add_argument("--all", action="store_true", help="explain every rule")
-    rule.add_argument("--output-format", choices=("text", "json"), default="text")
-    return parser
 
 
 def _add_discovery_arguments(check: argparse.ArgumentParser) -> None:
@@ -212,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         from memlint.commands import hook  # before argparse: most events are not about memories
 
         return hook.run_event(argv[2:])
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

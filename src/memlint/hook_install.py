@@ -33,8 +33,8 @@ class SettingsError(Exception):
     """The settings file cannot be changed safely (exit 2, nothing written)."""
 
 
-def add_hook_parser(sub) -> None:
-    hook = sub.add_parser("hook", help="the Claude Code write-time gate")
+def add_hook_arguments(hook) -> None:
+    """The actions of ``memlint hook`` and their options."""
     actions = hook.add_subparsers(dest="hook_command", required=True)
     gate = actions.add_parser(
         "claude-code",
