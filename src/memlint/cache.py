@@ -50,12 +50,9 @@ file is checked again).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import io
 import marshal
 import os
-import pickle
 import stat
 import struct
 import sys
@@ -96,29 +93,41 @@ class Memo(NamedTuple):
 def config_key(settings, cwd: str) -> str:
     """What every cached result depends on besides the files themselves (the rules
     selected follow from the settings and memlint's version)."""
+    import hashlib  # hashlib, hmac and pickle: imported only when a cache is used
+
     text = repr((FORMAT, __version__, sys.version_info[:2], settings, cwd))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-class _FactsUnpickler(pickle.Unpickler):
-    """Refuses every class but memlint's plain value types: a planted cache file
-    can at worst be wrong, never run code."""
+ALLOWED_CLASSES = frozenset(
+    [
+        ("memlint.sources.frontmatter", "YamlScalar"),
+        *(
+            ("memlint.diagnostics", name)
+            for name in ("Severity", "Applicability", "Position", "Range", "Edit", "Fix")
+        ),
+        ("memlint.diagnostics", "Diagnostic"),
+    ]
+)
+_unpickler_class: type | None = None
 
-    ALLOWED = frozenset(
-        [
-            ("memlint.sources.frontmatter", "YamlScalar"),
-            *(
-                ("memlint.diagnostics", name)
-                for name in ("Severity", "Applicability", "Position", "Range", "Edit", "Fix")
-            ),
-            ("memlint.diagnostics", "Diagnostic"),
-        ]
-    )
 
-    def find_class(self, module: str, name: str):
-        if (module, name) not in self.ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a memlint cache")
-        return super().find_class(module, name)
+def _unpickle(stream: io.BytesIO):
+    """Unpickle refusing every class but memlint's plain value types: a planted
+    cache file can at worst be wrong, never run code."""
+    global _unpickler_class
+    if _unpickler_class is None:
+        import pickle
+
+        class FactsUnpickler(pickle.Unpickler):
+            def find_class(self, module: str, name: str):
+                if (module, name) not in ALLOWED_CLASSES:
+                    message = f"{module}.{name} is not allowed in a memlint cache"
+                    raise pickle.UnpicklingError(message)
+                return super().find_class(module, name)
+
+        _unpickler_class = FactsUnpickler
+    return _unpickler_class(stream).load()
 
 
 def _read_own(path: str) -> bytes | None:
@@ -135,6 +144,8 @@ def _read_own(path: str) -> bytes | None:
 
 
 def _mac(secret: bytes, body) -> bytes:
+    import hmac
+
     return hmac.digest(secret, body, "sha256")
 
 
@@ -145,6 +156,8 @@ def _load(path: str, key: str, secret: bytes, columns: bool = False):
     data = _read_own(path)
     if data is None or len(data) < HEADER_SIZE or not data.startswith(MAGIC):
         return None
+    import hmac
+
     body = memoryview(data)[HEADER_SIZE:]
     if not hmac.compare_digest(data[len(MAGIC) : HEADER_SIZE], _mac(secret, body)):
         return None
@@ -154,7 +167,7 @@ def _load(path: str, key: str, secret: bytes, columns: bool = False):
         else:
             stream = io.BytesIO(data)
             stream.seek(HEADER_SIZE)
-            stored_key, payload = _FactsUnpickler(stream).load()
+            stored_key, payload = _unpickle(stream)
     except Exception:  # written by another memlint version: start empty
         return None
     return payload if stored_key == key else None
@@ -165,13 +178,14 @@ def _loads(blob) -> object:
     if not isinstance(blob, bytes):
         return None
     try:
-        return _FactsUnpickler(io.BytesIO(blob)).load()
+        return _unpickle(io.BytesIO(blob))
     except Exception:  # truncated or foreign: the entry is rebuilt
         return None
 
 
 def _dump(path: str, key: str, secret: bytes, payload, columns: bool = False) -> None:
     """Write atomically (temp file + rename); a failure leaves the old file intact."""
+    import pickle
     import tempfile  # only runs that change the cache pay for the import
 
     directory = os.path.dirname(path)
@@ -274,6 +288,8 @@ def _diagnostics(found) -> bool:
 
 def source_digest(source: SourceFile) -> bytes:
     """The file's bytes, and why they could not be read if so (size, errno)."""
+    import hashlib
+
     digest = hashlib.sha256(source.raw)  # the fastest here: hardware SHA, 2x blake2b
     if source.problem is not None:
         digest.update(repr(source.problem).encode("utf-8", "surrogatepass"))
@@ -451,6 +467,8 @@ class StoreCache:
     def store_digest(self, store) -> bytes:
         """Every input of a store's result: each file's path and digest, the
         skipped and excluded entries."""
+        import hashlib
+
         files = (*store.files, *store.notes)
         parts = (
             store.root,
@@ -486,6 +504,8 @@ class StoreCache:
             self._memo = (self._store_digest, profile, reason, list(found), tuple(again))
 
     def save(self) -> None:
+        import pickle
+
         if self._signatures is not None and self._signatures_seen != self._signatures:
             _dump(self.files_path, self.key, self.secret, self._signatures_seen)
         for rel in self._dirty:
@@ -592,6 +612,8 @@ class CacheSet:
 
 
 def _name(path: str) -> str:
+    import hashlib
+
     return hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
