@@ -14,11 +14,8 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-# Circles through lazy imports, left for a later redesign (issue 15): masking that
-# escapes (privacy <-> textutil).
-KNOWN_LAZY_CIRCLES = {
-    frozenset({"memlint.privacy", "memlint.textutil"}),
-}
+# Circles through lazy imports: none (privacy <-> textutil was the last, issue 15).
+KNOWN_LAZY_CIRCLES: set[frozenset[str]] = set()
 
 # What a rule may import besides memlint.rules.*: the model and the helpers below it.
 MODEL = {"memlint", "memlint.diagnostics", "memlint.store"}

@@ -37,9 +37,25 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from memlint.records import dataclass
-from memlint.textutil import LazyPattern
 
 ELLIPSIS = "…"
+
+
+class LazyPattern:
+    """A regular expression compiled on first use (``re.compile`` is pure Python and
+    costs a module import ~0.1-2 ms a pattern): for the patterns most runs never need.
+    After the first use its methods are the compiled pattern's own, bound."""
+
+    METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+
+    def __getattr__(self, name: str):
+        compiled = re.compile(*self._args)
+        for method in self.METHODS:
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
 
 
 @dataclass(frozen=True, slots=True)

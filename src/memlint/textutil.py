@@ -7,23 +7,6 @@ import re
 ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # but tab, LF, CR
 
 
-class LazyPattern:
-    """A regular expression compiled on first use (``re.compile`` is pure Python and
-    costs a module import ~0.1-2 ms a pattern): for the patterns most runs never need.
-    After the first use its methods are the compiled pattern's own, bound."""
-
-    METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._args = (pattern, flags)
-
-    def __getattr__(self, name: str):
-        compiled = re.compile(*self._args)
-        for method in self.METHODS:
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
-
-
 def plain_ascii(text: str) -> bool:
     """Whether ``text`` is ASCII without control characters other than tab, LF and CR
     (so it holds no invisible character)."""
