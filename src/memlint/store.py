@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import re
+import stat
 import unicodedata
 from collections.abc import Callable
 from enum import Enum
@@ -26,6 +28,7 @@ if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
 DOCUMENT_STEM = re.compile(r"[A-Z][A-Z0-9_-]{1,60}")
 SUPERSEDED = re.compile(r"superseded by \[\[([^\[\]\n]{1,200})\]\]")
+WHITESPACE = re.compile(r"\s+")
 
 
 def fold(text: str) -> str:
@@ -50,6 +53,26 @@ class Resolution:
     @property
     def memory(self):
         return self.memories[0] if len(self.memories) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class IndexTarget:
+    """Where an index entry points: ``kind`` is memory, folded, file, missing,
+    unlistable (under a folder that cannot be listed: nothing is known) or escapes."""
+
+    kind: str
+    rel: str | None = None
+    memory: Memory | None = None
+    detail: str | None = None
+
+
+def normalized_target(target: str) -> str:
+    """The target as a store-relative path (``./a/../b.md`` -> ``b.md``)."""
+    return posixpath.normpath(target).lstrip("/") if target else target
+
+
+def one_line(text: str) -> str:
+    return WHITESPACE.sub(" ", text).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +460,105 @@ class Store:
             table.setdefault(fold(memory.file.rel), []).append(memory)
         return table
 
+    # -- the index's entries resolved: derived tables, built on first use ------------
+
+    def index_target(self, entry: IndexEntry) -> IndexTarget:
+        """Where the index entry ``entry`` points (each entry resolved once per store).
+
+        Targets resolve against what the store loaded (``by_rel``/``by_folded_rel``,
+        plus the non-memory files it saw); a target that matches only after NFC and
+        casefolding is ``folded``, not missing. Nothing outside the root is looked at."""
+        found = self._index_targets.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        return self._resolve_entry(entry)
+
+    @cached_property
+    def _index_targets(self) -> dict[int, tuple[IndexEntry, IndexTarget]]:
+        index = self.index
+        if index is None:
+            return {}
+        return {id(entry): (entry, self._resolve_entry(entry)) for entry in index.entries}
+
+    def _resolve_entry(self, entry: IndexEntry) -> IndexTarget:
+        from memlint.sources.index import escape_reason
+
+        reason = escape_reason(entry)
+        if reason is not None:
+            return IndexTarget("escapes", detail=reason)
+        rel = normalized_target(entry.target)
+        memory = self.by_rel.get(rel)
+        if memory is not None:
+            return IndexTarget("memory", rel, memory)
+        if rel in self.other_rels:
+            return IndexTarget("file", rel)
+        folded = self.by_folded_rel.get(fold(rel), [])
+        if len(folded) == 1:
+            return IndexTarget("folded", folded[0].file.rel, folded[0])
+        if _exists_inside(self.root, rel):
+            return IndexTarget("file", rel)
+        if self._under_unlistable(rel):
+            return IndexTarget("unlistable", rel)
+        return IndexTarget("missing", rel)
+
+    def _under_unlistable(self, rel: str) -> bool:
+        """Whether ``rel`` lies in a folder the store walk could not list (FS007)."""
+        prefix = self.root + os.sep
+        for skipped in self.skipped:
+            if skipped.kind == "unlistable" and skipped.path.startswith(prefix):
+                folder = skipped.path[len(prefix) :].replace(os.sep, "/") + "/"
+                if rel.startswith(folder):
+                    return True
+        return False
+
+    @cached_property
+    def indexed_memories(self) -> frozenset[int]:
+        """``id()`` of every memory some index entry reaches (also case-insensitively,
+        or by the guess of ``meant_target``)."""
+        if self.index is None:
+            return frozenset()
+        found: set[int] = set()
+        for entry in self.index.entries:
+            memory = self.index_target(entry).memory or self.meant_target(entry)
+            if memory is not None:
+                found.add(id(memory))
+        return frozenset(found)
+
+    def meant_target(self, entry: IndexEntry) -> Memory | None:
+        """The memory a missing target most likely meant: the one whose ``name`` is the
+        target's stem (the index used the name as a filename), else the one renamed by
+        hand: the one memory no entry links whose ``name`` equals the entry's title or
+        whose ``description`` equals its summary."""
+        resolution = self.index_target(entry)
+        if resolution.kind != "missing" or resolution.rel is None:
+            return None
+        named = self.by_name.get(posixpath.basename(resolution.rel)[:-3], [])
+        if len(named) == 1:
+            return named[0]
+        if named:
+            return None
+        by_title, by_summary = self._unlinked
+        title = one_line(entry.title).casefold()
+        summary = one_line(entry.summary).casefold()
+        found = {id(m): m for m in (*by_title.get(title, ()), *by_summary.get(summary, ()))}
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    @cached_property
+    def _unlinked(self) -> tuple[dict[str, list[Memory]], dict[str, list[Memory]]]:
+        """The memories no entry links, by folded name and by folded description."""
+        entries = self.index.entries if self.index is not None else []
+        linked = {id(self.index_target(entry).memory) for entry in entries}
+        by_title: dict[str, list[Memory]] = {}
+        by_summary: dict[str, list[Memory]] = {}
+        for memory in self.memories:
+            if id(memory) in linked:
+                continue
+            if title := one_line(memory.name or "").casefold():
+                by_title.setdefault(title, []).append(memory)
+            if summary := one_line(memory.description or "").casefold():
+                by_summary.setdefault(summary, []).append(memory)
+        return by_title, by_summary
+
     # -- the link graph: derived tables, built on first use --------------------------
 
     def resolve(self, target: str) -> Resolution:
@@ -574,3 +696,20 @@ class Store:
         if self.report is None:
             return self.memories
         return [memory for memory in self.memories if self.reports_on(memory.file.path)]
+
+
+def _exists_inside(root: str, rel: str) -> bool:
+    """Whether ``rel`` names something under ``root``, checking each part with
+    ``lstat`` so that no symlink is followed (a nested store's files, say)."""
+    current = root
+    for part in rel.split("/"):
+        if part in ("", ".", ".."):
+            return False
+        current = os.path.join(current, part)
+        try:
+            mode = os.lstat(current).st_mode
+        except (OSError, ValueError):
+            return False
+        if stat.S_ISLNK(mode):
+            return True
+    return True

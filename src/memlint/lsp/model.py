@@ -375,7 +375,6 @@ class LinkSpan:
 
 def links_in(result: LintResult, path: str) -> list[LinkSpan]:
     """Every wikilink, supersession link and index link of the file at ``path``."""
-    from memlint.rules.ix.resolve import resolve as resolve_entry
     from memlint.sources.markdown import scan_wikilinks
 
     store = result.store
@@ -389,7 +388,7 @@ def links_in(result: LintResult, path: str) -> list[LinkSpan]:
     index = store.index
     if index is not None and index.file.path == path:
         for entry in index.entries:
-            resolution = resolve_entry(store, entry)
+            resolution = store.index_target(entry)
             target = resolution.memory
             file_path = target.file.path if target is not None else None
             if file_path is None and resolution.kind == "file" and resolution.rel:

@@ -7,9 +7,8 @@ import re
 
 from memlint.budget import loader_limits, simulate
 from memlint.records import dataclass
-from memlint.rules.ix.resolve import indexed_memories, normalized_target
 from memlint.sources.markdown import LIST_ITEM, prose_lines
-from memlint.store import Memory, Store
+from memlint.store import Memory, Store, normalized_target
 
 TABLE_ROW = re.compile(r" {0,3}\|")
 MENTION = re.compile(r"(`?)((?:\./)?[^\s`()\[\]<>*|]{1,200}\.md)\1(?![\w/.-])")
@@ -35,7 +34,7 @@ def named_bullets(store: Store) -> list[NamedBullet]:
         return []
     source = index.file
     text = source.text or ""
-    indexed = indexed_memories(store)
+    indexed = store.indexed_memories
     entry_lines = {entry.line for entry in index.entries}
     seen: set[int] = set()
     found = []

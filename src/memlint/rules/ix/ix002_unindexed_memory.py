@@ -69,7 +69,7 @@ import os
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ix.content import named_bullets
-from memlint.rules.ix.resolve import indexed_memories, insertion_edits
+from memlint.rules.ix.resolve import insertion_edits
 from memlint.rules.shared import LOADER
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -99,7 +99,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
         if store.profile == "linked" and _no_index_at_all(store):
             yield from _unindexed_without_index(ctx, store)
         return
-    indexed = indexed_memories(store)
+    indexed = set(store.indexed_memories)
     if ctx.selected("IX013"):  # a line names the memory: IX013 asks to link it instead
         indexed.update(id(bullet.memory) for bullet in named_bullets(store))
     missing = [m for m in store.memories if id(m) not in indexed and not m.is_document]

@@ -53,8 +53,6 @@ from memlint.rules.ix.resolve import (
     line_removal,
     link_href,
     linked_elsewhere,
-    named_target,
-    resolve,
 )
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -80,7 +78,7 @@ def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     store = ctx.store
     source = index.file
     for entry in index.entries:
-        resolution = resolve(store, entry)
+        resolution = store.index_target(entry)
         actual: Memory | None
         if resolution.kind == "folded" and resolution.memory is not None:
             actual = resolution.memory
@@ -89,7 +87,7 @@ def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
                 f"`{actual.file.rel}`; it resolves on some file systems only"
             )
         elif resolution.kind == "missing" and resolution.rel is not None:
-            actual = named_target(store, entry)
+            actual = store.meant_target(entry)
             if actual is None:
                 message = f"`{entry.target}` does not exist in the store"
             elif (actual.name or "").strip() == posixpath.basename(resolution.rel)[:-3]:

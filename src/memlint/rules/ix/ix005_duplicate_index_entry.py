@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ix.resolve import line_removal, resolve
+from memlint.rules.ix.resolve import line_removal
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ META = RuleMeta(
 def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     first_line: dict[str, int] = {}
     for entry in index.entries:
-        resolution = resolve(ctx.store, entry)
+        resolution = ctx.store.index_target(entry)
         if resolution.rel is None:
             continue
         earlier = first_line.setdefault(resolution.rel, entry.line)

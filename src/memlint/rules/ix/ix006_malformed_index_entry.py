@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ix.resolve import resolve
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -66,7 +65,7 @@ def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     for entry in index.entries:
         if entry.canonical and not entry.continued:
             continue
-        if resolve(ctx.store, entry).kind == "escapes":
+        if ctx.store.index_target(entry).kind == "escapes":
             continue
         if not entry.canonical:
             message = (

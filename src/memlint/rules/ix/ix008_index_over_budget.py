@@ -32,7 +32,6 @@ from __future__ import annotations
 from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
-from memlint.rules.ix.resolve import resolve
 from memlint.rules.shared import LOADER
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -65,7 +64,7 @@ def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
         if entry.line not in lost:
             continue
         entry_lines.add(entry.line)
-        memory = resolve(ctx.store, entry).memory
+        memory = ctx.store.index_target(entry).memory
         what = f"memory `{memory.name or memory.stem}`" if memory else f"`{entry.target}`"
         message = f"entry is past the loader's cut ({result.reason}): the agent never sees {what}"
         yield ctx.report(source, entry.line_start, entry.line_end, message)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ix.resolve import is_shortened, one_line, resolve
+from memlint.rules.ix.resolve import is_shortened, one_line
 from memlint.textutil import shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -73,7 +73,7 @@ def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
     text = source.text or ""
     for entry in index.entries:
-        memory = resolve(ctx.store, entry).memory
+        memory = ctx.store.index_target(entry).memory
         if memory is None or not entry.summary or memory.description is None:
             continue
         description = one_line(memory.description)

@@ -1,25 +1,15 @@
-"""Shared by the IX rules: resolving index targets in memory, and writing entries.
-
-Targets resolve against what the store loaded (``by_rel``/``by_folded_rel``,
-plus the non-memory files it saw); a target that matches only after NFC and
-casefolding is a ``folded`` resolution, not a missing file. Nothing outside
-the store root is ever looked at.
-"""
+"""Shared by the IX rules: writing index entries. Where each entry points is a
+table of the store model (``Store.index_target``, ``Store.indexed_memories``)."""
 
 from __future__ import annotations
 
-import os
-import posixpath
 import re
-import stat
-import weakref
 from collections import Counter
 
 from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Edit
-from memlint.records import dataclass
-from memlint.sources.index import SCHEME, IndexEntry, escape_reason, parse_index
-from memlint.store import Index, Memory, Store, fold
+from memlint.sources.index import SCHEME, IndexEntry, parse_index
+from memlint.store import Index, Memory, Store, normalized_target, one_line
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -29,73 +19,7 @@ if TYPE_CHECKING:
 MIN_SUMMARY = 10
 SUMMARY_SEPARATOR = " — "
 HEADING_LINE = re.compile(r"^#{1,6}[ \t][^\n]*", re.MULTILINE)
-_UNLINKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 HREF_UNSAFE = re.compile(r"[\s()<>%#?\[\]\\\x00-\x1f\x7f]")
-WHITESPACE = re.compile(r"\s+")
-
-
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """Where an entry points: ``kind`` is memory, folded, file, missing, unlistable
-    (under a folder that cannot be listed: nothing is known) or escapes."""
-
-    kind: str
-    rel: str | None = None
-    memory: Memory | None = None
-    detail: str | None = None
-
-
-def normalized_target(target: str) -> str:
-    """The target as a store-relative path (``./a/../b.md`` -> ``b.md``)."""
-    return posixpath.normpath(target).lstrip("/") if target else target
-
-
-def resolve(store: Store, entry: IndexEntry) -> Resolution:
-    reason = escape_reason(entry)
-    if reason is not None:
-        return Resolution("escapes", detail=reason)
-    rel = normalized_target(entry.target)
-    memory = store.by_rel.get(rel)
-    if memory is not None:
-        return Resolution("memory", rel, memory)
-    if rel in store.other_rels:
-        return Resolution("file", rel)
-    folded = store.by_folded_rel.get(fold(rel), [])
-    if len(folded) == 1:
-        return Resolution("folded", folded[0].file.rel, folded[0])
-    if _exists_inside(store.root, rel):
-        return Resolution("file", rel)
-    if _under_unlistable(store, rel):
-        return Resolution("unlistable", rel)
-    return Resolution("missing", rel)
-
-
-def _under_unlistable(store: Store, rel: str) -> bool:
-    """Whether ``rel`` lies in a folder the store walk could not list (FS007)."""
-    prefix = store.root + os.sep
-    for skipped in store.skipped:
-        if skipped.kind == "unlistable" and skipped.path.startswith(prefix):
-            folder = skipped.path[len(prefix) :].replace(os.sep, "/") + "/"
-            if rel.startswith(folder):
-                return True
-    return False
-
-
-def _exists_inside(root: str, rel: str) -> bool:
-    """Whether ``rel`` names something under ``root``, checking each part with
-    ``lstat`` so that no symlink is followed (a nested store's files, say)."""
-    current = root
-    for part in rel.split("/"):
-        if part in ("", ".", ".."):
-            return False
-        current = os.path.join(current, part)
-        try:
-            mode = os.lstat(current).st_mode
-        except (OSError, ValueError):
-            return False
-        if stat.S_ISLNK(mode):
-            return True
-    return True
 
 
 def _index_of(store: Store) -> Index:
@@ -106,69 +30,12 @@ def _index_of(store: Store) -> Index:
     return index
 
 
-def indexed_memories(store: Store) -> set[int]:
-    """``id()`` of every memory some index entry reaches (also case-insensitively)."""
-    if store.index is None:
-        return set()
-    found: set[int] = set()
-    for entry in store.index.entries:
-        memory = resolve(store, entry).memory or named_target(store, entry)
-        if memory is not None:
-            found.add(id(memory))
-    return found
-
-
-def named_target(store: Store, entry: IndexEntry) -> Memory | None:
-    """The memory a missing target most likely meant: the one whose ``name`` is the
-    target's stem (the index used the name as a filename), else the one renamed by
-    hand (:func:`renamed_target`)."""
-    resolution = resolve(store, entry)
-    if resolution.kind != "missing" or resolution.rel is None:
-        return None
-    named = store.by_name.get(posixpath.basename(resolution.rel)[:-3], [])
-    if len(named) == 1:
-        return named[0]
-    return None if named else renamed_target(store, entry)
-
-
-def renamed_target(store: Store, entry: IndexEntry) -> Memory | None:
-    """The one memory no entry links whose ``name`` equals the entry's title or whose
-    ``description`` equals its summary: the file was renamed, the entry was not."""
-    by_title, by_summary = _unlinked(store)
-    title = one_line(entry.title).casefold()
-    summary = one_line(entry.summary).casefold()
-    found = {id(m): m for m in (*by_title.get(title, ()), *by_summary.get(summary, ()))}
-    return next(iter(found.values())) if len(found) == 1 else None
-
-
-def _unlinked(store: Store) -> tuple[dict[str, list[Memory]], dict[str, list[Memory]]]:
-    """The memories no entry links, by folded name and by folded description (once per store)."""
-    found = _UNLINKED.get(store)
-    if found is None:
-        linked = {id(resolve(store, entry).memory) for entry in _index_of(store).entries}
-        by_title: dict[str, list[Memory]] = {}
-        by_summary: dict[str, list[Memory]] = {}
-        for memory in store.memories:
-            if id(memory) in linked:
-                continue
-            if title := one_line(memory.name or "").casefold():
-                by_title.setdefault(title, []).append(memory)
-            if summary := one_line(memory.description or "").casefold():
-                by_summary.setdefault(summary, []).append(memory)
-        found = _UNLINKED[store] = (by_title, by_summary)
-    return found
-
-
 def linked_elsewhere(store: Store, entry: IndexEntry, memory: Memory) -> bool:
     """Whether an entry other than ``entry`` already links ``memory`` by its path."""
     return any(
-        other is not entry and resolve(store, other).memory is memory
+        other is not entry and store.index_target(other).memory is memory
         for other in _index_of(store).entries
     )
-
-
-def one_line(text: str) -> str:
-    return WHITESPACE.sub(" ", text).strip()
 
 
 def link_title(text: str) -> str:
@@ -269,7 +136,7 @@ def _sections(store: Store, text: str) -> dict[str | None, int]:
     ends: dict[int, int] = {}
     for entry in index.entries:
         section = max((h for h in headings if h < entry.line_start), default=-1)
-        memory = resolve(store, entry).memory
+        memory = store.index_target(entry).memory
         line_types.setdefault(section, set()).add(memory.memory_type if memory else None)
         ends[section] = _item_end(text, entry)
     found: dict[str | None, int] = {}
