@@ -3,7 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlint.sources.jsonl import parse_notes
+from memlint.sources.document import SourceFile
+from memlint.sources.jsonl import note_file, parse_notes
 
 
 def test_splits_on_newline_only():
@@ -66,3 +67,12 @@ def test_key_and_value_columns():
 def test_never_raises(raw):
     notes = parse_notes(raw)
     assert len(notes.records) == raw.count(b"\n") + (1 if notes.torn else 0)
+
+
+def test_note_file_is_parsed_once_and_again_when_its_bytes_change():
+    raw = b'{"fact": "one"}\n'
+    source = SourceFile("/s/notes.jsonl", "notes.jsonl", "notes.jsonl", raw, raw.decode())
+    first = note_file(source)
+    assert note_file(source) is first
+    source.raw = b'{"fact": "two"}\n{"fact": "three"}\n'
+    assert [record.value["fact"] for record in note_file(source).records] == ["two", "three"]

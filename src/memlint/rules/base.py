@@ -172,8 +172,7 @@ class RuleMeta:
 
 @dataclass(frozen=True, eq=False)
 class ProfileView:
-    """All a ``local`` rule may see of its store (one per store run: shared
-    parses such as ``note_file`` are keyed by it)."""
+    """All a ``local`` rule may see of its store."""
 
     profile: str
 

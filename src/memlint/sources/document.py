@@ -58,7 +58,7 @@ class SourceFile(_SourceSlots):
     unchanged is ``deferred``: nothing is read until its content is asked for.
     """
 
-    __slots__ = ("_line_starts", "_pending", "display", "known", "path", "rel")
+    __slots__ = ("_line_starts", "_pending", "display", "known", "notes", "path", "rel")
 
     def __init__(
         self,
@@ -82,6 +82,8 @@ class SourceFile(_SourceSlots):
         self.known: Known | None = None
         self._line_starts: list[int] | None = None
         self._pending: Callable[[SourceFile], None] | None = None
+        # a note store's records as parsed from ``raw`` (sources.jsonl.note_file)
+        self.notes: tuple[bytes, object] | None = None
 
     @classmethod
     def deferred(
@@ -91,7 +93,7 @@ class SourceFile(_SourceSlots):
         source = cls.__new__(cls)  # one per unchanged file of a warm run: no __init__ call
         source.path, source.rel, source.display, source.known = path, rel, display, known
         source._raw, source._text, source._bom, source._problem, source._mode = DEFERRED
-        source._line_starts, source._pending = None, read
+        source._line_starts, source._pending, source.notes = None, read, None
         return source
 
     def _read_pending(self) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import weakref
 from functools import lru_cache
 
 from memlint.diagnostics import Position, Range
@@ -98,15 +97,14 @@ class NoteFile:
         return [r for r in self.records if r.parsed and isinstance(r.value, dict)]
 
 
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def note_file(store, source: SourceFile) -> NoteFile:
-    """The parsed records of ``source``, parsed once per store run and shared by all rules."""
-    per_store = _CACHE.setdefault(store, {})
-    parsed = per_store.get(source)
-    if parsed is None:
-        parsed = per_store[source] = parse_notes(source.raw)
+def note_file(source: SourceFile) -> NoteFile:
+    """The parsed records of ``source``, parsed once and kept on it (shared by all rules)."""
+    raw = source.raw
+    found = source.notes
+    if found is not None and found[0] is raw and isinstance(found[1], NoteFile):
+        return found[1]
+    parsed = parse_notes(raw)
+    source.notes = (raw, parsed)
     return parsed
 
 

@@ -140,7 +140,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
             continue
         records = [
             (record, text)
-            for record in note_file(store, source).objects
+            for record in note_file(source).objects
             if (text := record_text(record.value))
         ]
         texts = [text for _, text in records]

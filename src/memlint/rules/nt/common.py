@@ -14,7 +14,7 @@ def records_of(ctx, source) -> NoteFile | None:
     """The store's parsed records (shared by every rule), or None for an unreadable file."""
     if source.problem is not None and source.problem.kind in UNREADABLE:
         return None
-    return note_file(ctx.store, source)
+    return note_file(source)
 
 
 def notes(ctx, source) -> list[NoteRecord]:

@@ -109,7 +109,7 @@ def _children(key: str, found):
 
 
 def _check_notes(ctx, source, detect, what, allowed, marker):
-    for record in note_file(ctx.store, source).records:
+    for record in note_file(source).records:
         text = record.text
         found = _kept(text, detect(text), allowed, marker)
         seen = {finding.value(text) for finding in found}
