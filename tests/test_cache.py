@@ -548,3 +548,35 @@ def test_diagnostics_with_a_field_of_the_wrong_type_are_not_used(
     for bad in wrong:
         reseal(memo_path, key, (*memo[:3], [bad, *memo[3][1:]], memo[4]))
         assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+
+
+def _store_with_nested_target(root: Path) -> Path:
+    """An index that links a file of a nested store (outside its own walk)."""
+    store = root / "memory"
+    (store / "sub").mkdir(parents=True)
+    (store / "MEMORY.md").write_text("# Memory\n\n- [X](sub/x.md) — the x memory\n")
+    (store / "sub" / "MEMORY.md").write_text("# Sub\n\n- [X](x.md) — the x memory\n")
+    (store / "sub" / "x.md").write_text(
+        "---\nname: x\ndescription: the x memory\ntype: user\n---\n\nbody\n"
+    )
+    return store
+
+
+def test_a_memo_does_not_outlive_an_index_target_outside_the_walk(tmp_path, capsys):
+    store = _store_with_nested_target(tmp_path)
+    assert "IX003" not in report(store, capsys)  # the memo is written
+    (store / "sub" / "x.md").unlink()
+    for _ in range(2):  # the first run after the change and the one after it
+        assert report(store, capsys) == report(store, capsys, "--no-cache")
+    assert report(store, capsys).count("IX003") == 2  # the outer index's and the nested one's
+
+
+def test_a_memo_does_not_outlive_a_target_that_appears(tmp_path, capsys):
+    store = _store_with_nested_target(tmp_path)
+    (store / "sub" / "x.md").unlink()
+    assert report(store, capsys).count("IX003") == 2
+    (store / "sub" / "x.md").write_text(
+        "---\nname: x\ndescription: the x memory\ntype: user\n---\n\nbody\n"
+    )
+    assert "IX003" not in report(store, capsys)
+    assert report(store, capsys) == report(store, capsys, "--no-cache")

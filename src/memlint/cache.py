@@ -64,7 +64,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 12  # 12: memory summaries in columns (``store-<id>.index``)
+FORMAT = 13  # 13: a memo holds the index targets looked up outside the walk
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
 HEADER_SIZE = len(MAGIC) + MAC_SIZE
@@ -259,6 +259,15 @@ def _fix(found) -> bool:
         and all(map(_edit, found.edits))
         and type(found.applicability) is Applicability
         and type(found.title) is str
+    )
+
+
+def _lookup(found) -> bool:
+    return (
+        type(found) is tuple
+        and len(found) == 2
+        and type(found[0]) is str
+        and type(found[1]) is bool
     )
 
 
@@ -488,20 +497,34 @@ class StoreCache:
         """The whole-store result saved for exactly this store's inputs."""
         digest = self.store_digest(store)
         loaded = _load(self.memo_path, self.key, self.secret)
-        if not (isinstance(loaded, tuple) and len(loaded) == 5 and loaded[0] == digest):
+        if not (isinstance(loaded, tuple) and len(loaded) == 6 and loaded[0] == digest):
             return None
-        memo = Memo(*loaded[1:])
+        memo = Memo(*loaded[1:5])
+        outside = loaded[5]
+        if not (type(outside) is tuple and all(_lookup(found) for found in outside)):
+            return None
+        if any(store.exists_inside(rel) != exists for rel, exists in outside):
+            return None  # a target outside the walk came or went
         if not (type(memo.profile) is str and type(memo.reason) is str):
             return None
         if not (type(memo.again) is tuple and all(map(is_rule_name, memo.again))):
             return None
         return memo if _diagnostics(memo.found) else None
 
-    def remember_memo(self, profile: str, reason: str, found: list, again: list[str]) -> None:
+    def remember_memo(self, store, found: list, again: list[str]) -> None:
         """Save ``found`` (every non-external rule's diagnostics) and the names of
-        the rules that run every time (``again``) for this store's inputs."""
+        the rules that run every time (``again``) for this store's inputs, with the
+        index targets looked up on disk outside its walk (``Store.outside_walk``)."""
         if self._store_digest is not None:
-            self._memo = (self._store_digest, profile, reason, list(found), tuple(again))
+            outside = tuple(store.outside_walk())
+            self._memo = (
+                self._store_digest,
+                store.profile,
+                store.profile_reason,
+                list(found),
+                tuple(again),
+                outside,
+            )
 
     def save(self) -> None:
         import pickle

@@ -113,7 +113,7 @@ def lint_store(
         again = [rule for rule in active if rule.meta.external] + last
         if cache is not None and store.report is None:  # a partial result is no memo
             names = [rule.name or rule_name(rule.module) for rule in again]
-            cache.remember_memo(store.profile, store.profile_reason, found, names)
+            cache.remember_memo(store, found, names)
     for rule in again:
         if rule.meta.external:
             found.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))

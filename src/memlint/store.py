@@ -449,6 +449,33 @@ class Store:
         )
         return rels
 
+    def exists_inside(self, rel: str) -> bool:
+        """Whether ``rel`` names something under the root, checking each part with
+        ``lstat`` so that no symlink is followed (a nested store's files, say)."""
+        current = self.root
+        for part in rel.split("/"):
+            if part in ("", ".", ".."):
+                return False
+            current = os.path.join(current, part)
+            try:
+                mode = os.lstat(current).st_mode
+            except (OSError, ValueError):
+                return False
+            if stat.S_ISLNK(mode):
+                return True
+        return True
+
+    def outside_walk(self) -> list[tuple[str, bool]]:
+        """The index targets that are no file this store saw (a nested store's file,
+        a pruned folder, nothing), each with whether it exists: looked up on disk,
+        they are inputs of the store's result that its files' digests do not cover."""
+        index = self.index
+        if index is None:
+            return []
+        seen = self.by_rel.keys() | self.other_rels
+        targets = {normalized_target(e.target) for e in index.entries if e.target}
+        return [(rel, self.exists_inside(rel)) for rel in sorted(targets - seen)]
+
     @cached_property
     def by_rel(self) -> dict[str, Memory]:
         return {memory.file.rel: memory for memory in self.memories}
@@ -495,7 +522,7 @@ class Store:
         folded = self.by_folded_rel.get(fold(rel), [])
         if len(folded) == 1:
             return IndexTarget("folded", folded[0].file.rel, folded[0])
-        if _exists_inside(self.root, rel):
+        if self.exists_inside(rel):
             return IndexTarget("file", rel)
         if self._under_unlistable(rel):
             return IndexTarget("unlistable", rel)
@@ -696,20 +723,3 @@ class Store:
         if self.report is None:
             return self.memories
         return [memory for memory in self.memories if self.reports_on(memory.file.path)]
-
-
-def _exists_inside(root: str, rel: str) -> bool:
-    """Whether ``rel`` names something under ``root``, checking each part with
-    ``lstat`` so that no symlink is followed (a nested store's files, say)."""
-    current = root
-    for part in rel.split("/"):
-        if part in ("", ".", ".."):
-            return False
-        current = os.path.join(current, part)
-        try:
-            mode = os.lstat(current).st_mode
-        except (OSError, ValueError):
-            return False
-        if stat.S_ISLNK(mode):
-            return True
-    return True

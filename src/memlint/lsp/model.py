@@ -205,9 +205,9 @@ class _KeptResults:
         if self.disk is not None:
             self.disk.remember_local_results(source, profile, found)
 
-    def remember_memo(self, profile: str, reason: str, found: list, again: list[str]) -> None:
+    def remember_memo(self, store: Store, found: list, again: list[str]) -> None:
         if self.disk is not None:
-            self.disk.remember_memo(profile, reason, found, again)
+            self.disk.remember_memo(store, found, again)
 
 
 def _as_cache(results: _KeptResults) -> StoreCache:
