@@ -580,3 +580,84 @@ def test_a_memo_does_not_outlive_a_target_that_appears(tmp_path, capsys):
     )
     assert "IX003" not in report(store, capsys)
     assert report(store, capsys) == report(store, capsys, "--no-cache")
+
+
+def test_an_unchanged_index_is_not_parsed_again(
+    generated: Path, tmp_path: Path, capsys, monkeypatch
+):
+    """The index's entries are kept for its digest: a run that re-lints the store after a
+    memory changed does not parse MEMORY.md again; an edited index is parsed afresh."""
+    cache_dir = tmp_path / "cache"
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[3]
+    memory.write_text(memory.read_text(encoding="utf-8") + "\nmore [[ghost]]\n", encoding="utf-8")
+    reference = report(generated, capsys, "--no-cache")
+    with monkeypatch.context() as patched:
+
+        def refuse(*args):
+            raise AssertionError("MEMORY.md parsed although its entries were cached")
+
+        patched.setattr("memlint.parse.parse_index", refuse)
+        assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    index = generated / "MEMORY.md"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text + "- [Gone](gone-for-good.md) — removed\n", encoding="utf-8")
+    edited = report(generated, capsys, "--no-cache")
+    assert "gone-for-good.md" in edited
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == edited
+    index.write_text(text.replace("- [", "- [Renamed ", 1), encoding="utf-8")
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == report(
+        generated, capsys, "--no-cache"
+    )
+
+
+def test_malformed_cached_index_entries_are_not_used(generated: Path, tmp_path: Path, capsys):
+    """Index entries of the wrong shape or types, sealed with the user's key, are a miss."""
+    import marshal
+
+    cache_dir = tmp_path / "cache"
+    reference = report(generated, capsys, "--no-cache")
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    (path,) = cache_dir.glob("*.entries")
+    key, (digest, body_start, entries) = marshal.loads(path.read_bytes()[HEADER_SIZE:])
+    assert entries
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    for planted in (
+        [(*entries[0][:3], b"title", *entries[0][4:]), *entries[1:]],  # bytes for a str
+        [entries[0][:5], *entries[1:]],  # too short
+        [(*entries[0][:9], 1, entries[0][10]), *entries[1:]],  # int for a bool
+        "entries",
+    ):
+        body = marshal.dumps((key, (digest, body_start, planted)))
+        path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
+        memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        expected = report(generated, capsys, "--no-cache")
+        assert report(generated, capsys, "--cache-dir", str(cache_dir)) == expected
+
+
+def test_a_warm_run_naming_one_memory_loads_few_others(
+    generated: Path, tmp_path: Path, capsys, monkeypatch
+):
+    """Naming one edited memory with a warm cache loads the parsed values of the memories
+    its findings are about, not of every memory (supersession is known from summaries:
+    SU003 loaded all of them)."""
+    cache_dir = tmp_path / "cache"
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[5]
+    memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    loaded = []
+    rebuild = __import__("memlint.parse", fromlist=["rebuild_parsed"]).rebuild_parsed
+    monkeypatch.setattr("memlint.parse.rebuild_parsed", lambda f: loaded.append(f) or rebuild(f))
+    capsys.readouterr()
+    main(
+        [
+            "check",
+            str(memory),
+            "--output-format",
+            "json",
+            "--exit-zero",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
+    assert len(loaded) < 10

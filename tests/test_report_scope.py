@@ -15,7 +15,7 @@ from memlint.rules import registry
 from memlint.rules.base import RuleContext, Scope
 from tests.helpers import generate_store
 
-PER_FILE_SCOPES = (Scope.FILE, Scope.MEMORY, Scope.NOTES)
+PER_FILE_SCOPES = (Scope.FILE, Scope.MEMORY, Scope.INDEX, Scope.NOTES)
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +52,7 @@ def test_every_per_file_rule_reports_only_on_its_file(generated: Path) -> None:
     targets = {
         Scope.FILE: [(s, s) for s in (*store.files, *store.notes)],
         Scope.MEMORY: [(m, m.file) for m in store.memories],
+        Scope.INDEX: [(store.index, store.index.file)] if store.index is not None else [],
         Scope.NOTES: [(s, s) for s in store.notes],
     }
     checked = 0
@@ -86,3 +87,18 @@ def test_reporting_on_some_files_finds_what_a_whole_run_finds_there(
     assert {d.code for d in some} >= {"LK001", "SU001", "SU002", "LK003", "DU001"}
     not_memories = {str(generated / "notes.jsonl"), str(generated / "MEMORY.md")}
     assert set(checked) == names - not_memories  # the other memories are skipped
+
+
+def test_a_run_reporting_on_memories_only_runs_no_index_rule(generated: Path, monkeypatch) -> None:
+    """The index's rules report on the index: a run naming one memory skips them
+    (a large MEMORY.md's entries were resolved, and fixes computed, for nothing)."""
+    missing = registry()["IX003"]
+    calls = []
+    check = missing.check
+    monkeypatch.setattr(
+        missing, "check", lambda ctx, index: calls.append(index) or check(ctx, index)
+    )
+    _lint(generated, [str(generated / "old.md")])
+    assert calls == []
+    _lint(generated, [str(generated / "MEMORY.md")])
+    assert len(calls) == 1

@@ -28,12 +28,15 @@ Each store root has three pickles in the cache folder:
   that read it, so a write in the same clock tick as the read is never missed.
 - ``store-<id>.index``: per memory, what the cross-file rules and profile
   detection read without parsing it (``store.Summary``: name, description,
-  link targets, profile signals) and its near-duplicate fingerprint, for the
+  link targets, profile signals, memory type) and its near-duplicate fingerprint, for the
   digest it was computed from; kept as columns (one list per field, written
   with ``marshal``): 10,000 rows load in milliseconds, where one object graph
   per file took a quarter of a second. A memory whose row is valid is built
   from it, and parsed (from its facts above, else its file) only when a rule
   asks for more.
+- ``store-<id>.entries``: the entries of the store's ``MEMORY.md`` as parsed
+  (``sources.index.IndexEntry`` fields, marshal), for the digest of its content:
+  a large index is not parsed again while it is unchanged.
 - ``store-<id>.memo.pickle``: the profile, every non-external rule's
   diagnostics (before suppressions) and the names of the rules that run every
   time, for one store digest, which covers the digest and path of every file,
@@ -64,7 +67,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 13  # 13: a memo holds the index targets looked up outside the walk
+FORMAT = 14  # 14: a summary holds the memory type
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
 HEADER_SIZE = len(MAGIC) + MAC_SIZE
@@ -318,6 +321,8 @@ class StoreCache:
         self.memo_path = path.removesuffix(".pickle") + ".memo.pickle"
         self.files_path = path.removesuffix(".pickle") + ".files.pickle"
         self.index_path = path.removesuffix(".pickle") + ".index"
+        self.entries_path = path.removesuffix(".pickle") + ".entries"
+        self._index_entries: tuple | None = None  # (digest, body start, entries) to save
         self.key = key
         self.secret = secret
         self.changed = False
@@ -413,6 +418,26 @@ class StoreCache:
         """The facts in the saved blob of ``rel`` (an unchanged entry's)."""
         old = _loads(self.entries[rel][1])
         return old[0] if isinstance(old, list) and len(old) == 2 else None
+
+    # -- the index's entries ------------------------------------------------------
+
+    def index_entries(self, source: SourceFile, body_start: int) -> list[tuple] | None:
+        """The entries of the index ``source`` (``IndexEntry`` fields, checked) as
+        parsed from this content with its body at ``body_start``, if cached."""
+        loaded = _load(self.entries_path, self.key, self.secret, columns=True)
+        if not (
+            type(loaded) is tuple
+            and len(loaded) == 3
+            and loaded[0] == self.digest(source)
+            and loaded[1] == body_start
+            and type(loaded[2]) is list
+        ):
+            return None
+        entries = loaded[2]
+        return entries if all(map(_index_entry, entries)) else None
+
+    def remember_index_entries(self, source: SourceFile, body_start: int, entries: list) -> None:
+        self._index_entries = (self.digest(source), body_start, entries)
 
     # -- memory summaries, in columns -------------------------------------------
 
@@ -544,15 +569,30 @@ class StoreCache:
             _dump(self.memo_path, self.key, self.secret, self._memo)
         if self._rows_changed and self._rows is not None:
             _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
+        if self._index_entries is not None:
+            _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
+
+
+INDEX_ENTRY_TYPES = (int, int, int, str, str, str, int, int, str, bool, bool)
+
+
+def _index_entry(found) -> bool:
+    """Whether ``found`` has the fields of an ``IndexEntry`` with their types."""
+    return (
+        type(found) is tuple
+        and len(found) == len(INDEX_ENTRY_TYPES)
+        and all(type(v) is t for v, t in zip(found, INDEX_ENTRY_TYPES, strict=True))
+    )
 
 
 def _summary(found) -> bool:
     """Whether ``found`` has the types ``facts.summary_facts`` gives."""
-    if not (type(found) is tuple and len(found) == 6):
+    if not (type(found) is tuple and len(found) == 7):
         return False
-    name, description, has_frontmatter, targets, signals, plain = found
+    name, description, has_frontmatter, targets, signals, plain, memory_type = found
     return (
         (name is None or type(name) is str)
+        and (memory_type is None or type(memory_type) is str)
         and (description is None or type(description) is str)
         and type(has_frontmatter) is bool
         and type(targets) is tuple

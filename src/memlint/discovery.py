@@ -473,7 +473,7 @@ class Discovery:
                 if rel == INDEX_NAME:
                     source = self._read(path, rel, display)
                     store.files.append(source)
-                    _defer_index(store, source)
+                    _defer_index(store, source, cache)
                     continue
                 if name.startswith(".") or (path not in named and excluded.match(rel, name)):
                     store.excluded.append(rel)
@@ -496,7 +496,7 @@ class Discovery:
             source = self._read(path, rel, self.display(path))
             if rel == INDEX_NAME:
                 store.files.append(source)
-                _defer_index(store, source)
+                _defer_index(store, source, cache)
             elif path.endswith(".jsonl"):
                 store.notes.append(source)
             elif path.endswith(".md"):
@@ -673,8 +673,9 @@ def _git_project(directory: str) -> str | None:
         current = parent
 
 
-def _defer_index(store: Store, source: SourceFile) -> None:
-    """Parse ``MEMORY.md`` when first needed (a cached whole-store result never needs it)."""
+def _defer_index(store: Store, source: SourceFile, cache: StoreCache | None) -> None:
+    """Parse ``MEMORY.md`` when first needed (a cached whole-store result never needs it),
+    its entries from ``cache`` while it is unchanged."""
     if source.text is None:
         store.index = None
         return
@@ -682,7 +683,7 @@ def _defer_index(store: Store, source: SourceFile) -> None:
     def load():
         from memlint.parse import load_index
 
-        return load_index(source)
+        return load_index(source, cache)
 
     store.defer_index(load)
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from memlint.cache import StoreCache
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic
+from memlint.discovery import INDEX_NAME
 from memlint.parallel import Batch
 from memlint.rules import (
     CRASH_RULE,
@@ -224,8 +225,8 @@ def _checked(rule: Rule, ctx: RuleContext, store: Store, target, source) -> list
 
 
 def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
-    """What a rule of ``scope`` checks: a FILE, MEMORY or NOTES rule reports only on
-    the file it is given, so only files reported on are given (pre-commit names a few)."""
+    """What a rule of ``scope`` checks: a FILE, MEMORY, INDEX or NOTES rule reports only
+    on the file it is given, so only files reported on are given (pre-commit names a few)."""
     reported = store.reports_on
     if scope is Scope.STORE:
         yield store, None
@@ -237,7 +238,7 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
         for memory in store.reported_memories:
             yield memory, memory.file
     elif scope is Scope.INDEX:
-        if store.index is not None:
+        if reported(os.path.join(store.root, INDEX_NAME)) and store.index is not None:
             yield store.index, store.index.file
     elif scope is Scope.NOTES:
         for source in store.notes:

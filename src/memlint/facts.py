@@ -130,4 +130,5 @@ def summary_facts(summary: Summary) -> tuple:
         summary.link_targets,
         summary.signals,
         summary.plain_ascii,
+        summary.memory_type,
     )

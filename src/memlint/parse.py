@@ -10,7 +10,7 @@ from memlint.facts import memory_facts, rebuild_memory, rebuild_parsed, summary_
 from memlint.parallel import Batch, pool_size
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
-from memlint.sources.index import parse_index
+from memlint.sources.index import IndexEntry, parse_index
 from memlint.sources.markdown import scan_wikilinks
 from memlint.store import Index, Memory, Parsed, Summary
 from memlint.textutil import plain_ascii
@@ -53,12 +53,25 @@ def description_links(source: SourceFile, parsed: Parsed) -> list:
     ]
 
 
-def load_index(source: SourceFile) -> Index:
+def load_index(source: SourceFile, cache: StoreCache | None = None) -> Index:
+    """The parsed ``MEMORY.md``; its entries from ``cache`` while its content is unchanged."""
     text = source.text or ""
     frontmatter = parse_frontmatter(text)
     body_start = frontmatter.end if frontmatter is not None else 0
+    known = cache.index_entries(source, body_start) if cache is not None else None
+    if known is not None:
+        return Index(source, frontmatter, body_start, [IndexEntry(*e) for e in known])
     entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
+    if cache is not None:
+        cache.remember_index_entries(source, body_start, [_entry_fields(e) for e in entries])
     return Index(source, frontmatter, body_start, entries)
+
+
+def _entry_fields(entry: IndexEntry) -> tuple:
+    return tuple(map(entry.__getattribute__, ENTRY_FIELDS))
+
+
+ENTRY_FIELDS = tuple(IndexEntry.__match_args__)
 
 
 def cached_loader(cache: StoreCache):

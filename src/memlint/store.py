@@ -110,8 +110,8 @@ class Summary:
     """What the cross-file rules and profile detection read of a memory, known without
     parsing it (kept for each file by the result cache): its ``name`` and
     ``description`` (strings, else ``None``), whether it has frontmatter, its
-    wikilinks' targets, its profile signals (``detect.memory_signals``) and whether
-    its text is plain ASCII."""
+    wikilinks' targets, its profile signals (``detect.memory_signals``), whether its
+    text is plain ASCII and its memory type (a string, else ``None``)."""
 
     name: str | None
     description: str | None
@@ -119,6 +119,7 @@ class Summary:
     link_targets: tuple[str, ...]
     signals: int
     plain_ascii: bool
+    memory_type: str | None
 
 
 class Memory:
@@ -260,6 +261,7 @@ class Memory:
                 tuple(self.link_targets),
                 self._signals if self._signals is not None else -1,
                 self.plain_ascii,
+                self.memory_type,
             )
         return found
 
@@ -272,6 +274,8 @@ class Memory:
 
     @property
     def memory_type(self) -> str | None:
+        if self._parsed is None and self._summary is not None:
+            return self._summary.memory_type
         found = self.type_field
         return found.value if found is not None and isinstance(found.value, str) else None
 
@@ -290,9 +294,11 @@ class Memory:
         return found
 
     def _find_supersession(self) -> Supersession | None:
-        target = self.successor_target
+        target = self.successor_target  # known from the summary: most memories stop here
+        if target is None:
+            return None
         frontmatter = self.frontmatter
-        if target is None or frontmatter is None:
+        if frontmatter is None:
             return None
         found = frontmatter.fields["description"]
         from memlint.sources.markdown import make_wikilink

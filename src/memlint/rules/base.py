@@ -50,9 +50,10 @@ TYPED_FREEFORM = frozenset({"typed", "freeform"})
 
 
 class Scope(Enum):
-    """What a rule's ``check`` is called on. A FILE, MEMORY or NOTES rule reports only
-    on the file it is given (so a run reporting on a few files checks only those);
-    INDEX and STORE rules see the whole store and report anywhere."""
+    """What a rule's ``check`` is called on. A FILE, MEMORY, INDEX or NOTES rule reports
+    only on the file it is given (so a run reporting on a few files checks only those;
+    an INDEX rule sees the whole store but reports on the index); STORE rules see the
+    whole store and report anywhere."""
 
     FILE = "file"
     MEMORY = "memory"
