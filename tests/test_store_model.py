@@ -399,17 +399,29 @@ def test_a_file_named_alone_keeps_the_nested_stores_out_of_its_store(tmp_path):
     assert stores(tmp_path, "s/user_a.md") == ["s"]
 
 
-def test_a_named_file_is_checked_even_when_git_ignores_it(tmp_path):
-    """ruff's rule: a path named on the command line is checked unless --force-exclude."""
+def test_a_named_file_its_store_leaves_out_is_not_checked(tmp_path):
+    """One store model: the store decides its files, not the command line. A named file
+    the store excludes (by name, by folder, by git) is not made one of its memories, so
+    naming it changes no finding, on itself or on the files that link to it; it is
+    listed as not checked (``--show-files``)."""
     git(tmp_path, "init", "-q")
     write_files(
         tmp_path,
         {
             "memory/MEMORY.md": "# I\n- [Deploy](user_deploy.md) — deploy\n",
-            "memory/user_deploy.md": memory("user_deploy", "Default DB password: hunter22\n"),
-            "memory/.gitignore": "user_deploy.md\n",
+            "memory/user_deploy.md": memory("user_deploy", "See [[user_y]] and [[user_x]].\n"),
+            "memory/user_y.md": memory("user_y", "Default DB password: hunter22\n"),
+            "memory/drafts/user_x.md": memory("user_x", "Default DB password: hunter22\n"),
+            "memory/.gitignore": "user_ignored.md\n",
+            "memory/user_ignored.md": memory("user_ignored", "Default DB password: hunter22\n"),
+            "memory/.memlint.toml": 'extend-exclude = ["drafts", "user_y.md"]\n',
         },
     )
-    named = findings(tmp_path, "memory/user_deploy.md")
-    assert ("PV001", "memory/user_deploy.md", 7) in named
-    assert findings(tmp_path, "--force-exclude", "memory/user_deploy.md") == set()
+    whole = findings(tmp_path, "memory")
+    assert ("LK001", "memory/user_deploy.md", 7) in whole
+    left_out = ["memory/user_y.md", "memory/drafts/user_x.md", "memory/user_ignored.md"]
+    assert findings(tmp_path, "memory/user_deploy.md", *left_out) == whole
+    shown = memlint(tmp_path, "--show-files", *left_out).stdout
+    assert "memory/user_y.md: not checked (excluded by `user_y.md`" in shown
+    assert "memory/drafts/user_x.md: not checked (excluded by `drafts`, in drafts/" in shown
+    assert "memory/user_ignored.md: not checked (ignored by git" in shown

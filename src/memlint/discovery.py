@@ -411,7 +411,6 @@ class Discovery:
             cache = self.caches.for_store(plan.root, config_key(settings, self.cwd))
         pruner = self.pruner
         memory_sources: list[SourceFile] = []
-        named = plan.report or set()  # files named on the command line: checked even if excluded
         root_prefix = plan.root + os.sep
         # (directory, its store-relative prefix, its display prefix): no per-file slicing
         stack = [(plan.root, "", self.display(root_prefix))]
@@ -475,10 +474,10 @@ class Discovery:
                     store.files.append(source)
                     _defer_index(store, source, cache)
                     continue
-                if name.startswith(".") or (path not in named and excluded.match(rel, name)):
+                if name.startswith(".") or excluded.match(rel, name):
                     store.excluded.append(rel)
                     continue
-                if path not in named and pruner.why_in(directory, name, path) is not None:
+                if pruner.why_in(directory, name, path) is not None:
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
@@ -493,6 +492,9 @@ class Discovery:
             if not found.holds(path):
                 continue
             rel = path[len(root_prefix) :].replace(os.sep, "/")
+            if path.endswith(".md") and rel != INDEX_NAME and self._left_out(path, plan.root):
+                store.excluded.append(rel)
+                continue
             source = self._read(path, rel, self.display(path))
             if rel == INDEX_NAME:
                 store.files.append(source)
@@ -501,6 +503,10 @@ class Discovery:
                 store.notes.append(source)
             elif path.endswith(".md"):
                 memory_sources.append(source)
+        for path in sorted(plan.report or ()):  # named, yet not one of the store's files
+            if path not in walked and path not in self.overrides and os.path.isfile(path):
+                why = self._left_out(path, plan.root) or "not one of its files"
+                self.notice(f"{self.display(path)}: not checked ({why}; a store decides its files)")
         memory_sources.sort(key=lambda s: s.rel)
         store.files.extend(memory_sources)
         store.files.sort(key=lambda s: s.rel)
@@ -525,6 +531,18 @@ class Discovery:
         store.memories = parse_memories()
         store.profile, store.profile_reason, store.profile_guess = detect_profile(store, config)
         return store
+
+    def _left_out(self, path: str, root: str) -> str | None:
+        """Why the walk of the store at ``root`` passes over the file ``path``, if it does
+        (a named file is checked only if it is one of the store's files: one store model)."""
+        below = self._named_chain(path)
+        chain = [folder for folder in below if folder.startswith(root + os.sep)]
+        for folder in chain:
+            if os.path.basename(folder).startswith("."):
+                return f"in {os.path.basename(folder)}/, a hidden folder"
+        if os.path.basename(path).startswith("."):
+            return "a hidden file"
+        return self.pruner.why(path, False, chain)
 
     def _load_loose_notes(self) -> list[Store]:
         by_dir: dict[str, list[str]] = {}
