@@ -229,30 +229,46 @@ class _Linter:
         store = self.load(overrides)
         return self.lint_loaded(store, None) if store is not None else []
 
-    def lint_loaded(self, store, report: set[str] | None, cache=_OWN) -> list:
+    def lint_loaded(self, store, report: set[str] | None, cache=_OWN, rules=None) -> list:
         """The findings of ``store`` (loaded by ``load``, or derived from it) on the files
         of ``report`` (all when ``None``), with the result cache of the load unless
-        another is given."""
-        from memlint.engine import lint_store, selected_rules
+        another is given, by ``rules`` (default: all selected)."""
+        from memlint.engine import lint_store
 
         store.report = report
         settings = store.settings or self.settings  # the store's own config file
-        rules = self.rules.get(id(settings))
-        if store.memo is None and rules is None:
-            rules = self.rules[id(settings)] = selected_rules(settings)
+        if rules is None and store.memo is None:
+            rules = self.selected(store)
         if cache is _OWN:
             cache = _cache_of(self.finder, store)
         return lint_store(store, settings, rules or [], cache)
 
-    def runs(self, store, code: str) -> bool:
-        """Whether the rule ``code`` is selected for ``store``."""
+    def selected(self, store) -> list:
+        """The rules selected for ``store`` (by its own config file, else the run's)."""
         from memlint.engine import selected_rules
 
         settings = store.settings or self.settings
         rules = self.rules.get(id(settings))
         if rules is None:
             rules = self.rules[id(settings)] = selected_rules(settings)
-        return any(rule.code == code for rule in rules)
+        return rules
+
+    def runs(self, store, code: str) -> bool:
+        """Whether the rule ``code`` is selected for ``store``."""
+        return any(rule.code == code for rule in self.selected(store))
+
+    def rules_of(self, store, codes: set[str]) -> list:
+        """The selected rules whose findings have ``codes``; all of them when the
+        findings of one depend on every other's (unused suppressions, crashes)."""
+        from memlint.rules import CRASH_RULE, rule_code
+        from memlint.rules.base import Scope
+
+        rules = self.selected(store)
+        if rule_code(CRASH_RULE) in codes or any(
+            rule.code in codes and rule.meta.scope is Scope.SUPPRESSIONS for rule in rules
+        ):
+            return rules
+        return [rule for rule in rules if rule.code in codes]
 
     def fresh_cache(self, store):
         """The result cache of ``store`` as if unread: what the load computed (digests by
@@ -377,7 +393,15 @@ def _decoded(data: bytes | None) -> str | None:
 
 
 def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -> int:
-    """The store is loaded once, as the write left it; the state before the write is
+    new, store = post_write(path, cwd, tool, tool_input, response)
+    return _report_post(new, store, cwd) if new else 0
+
+
+def post_write(path: str, cwd: str, tool: str, tool_input: dict, response) -> tuple[list, object]:
+    """The findings (warnings and errors) a PostToolUse write introduced, and the store
+    holding ``path`` (``None`` when it is in no store).
+
+    The store is loaded once, as the write left it; the state before the write is
     that store with the written memory's text replaced. Only the written file and the
     files cross-file rules tie to it are linted, in both states; the state before is
     read from the cache's whole-store result when that is exactly it (the store as
@@ -385,29 +409,33 @@ def _post_tool_use(path: str, cwd: str, tool: str, tool_input: dict, response) -
     linter = _Linter(path, cwd)
     store = linter.load()
     if store is None:
-        return 0
+        return [], None
     now = _current_bytes(path)
     before_text = previous_content(tool, tool_input, response, _decoded(now))
     if not isinstance(before_text, str):  # new, or its old content unknown: all its own
         after = _shown(linter.lint_loaded(store, {path}))
-        return _report_post([d for d in after if d.path == path], store, cwd)
+        return [d for d in after if d.path == path], store
     earlier = _store_before(linter, store, path, before_text)
     if earlier is None:  # not a memory (the index, notes): the store as a whole, twice
         after = _shown(linter.lint_loaded(store, None))
         if not after:
-            return 0
+            return [], store
         before = linter.lint({path: before_text.encode("utf-8", "surrogatepass")})
-        return _report_post(new_findings(before, after), store, cwd)
+        return new_findings(before, after), store
     report = None  # a write that changed the store's profile can change every file's findings
     if earlier.profile == store.profile:
         report = _involved(store, earlier, path, linter.runs(store, "DU001"))
     after = _shown(linter.lint_loaded(store, report))
     if not after:
-        return 0
+        return [], store
     cache = linter.fresh_cache(earlier)
     earlier.memo = cache.memo(earlier) if cache is not None else None
-    before = linter.lint_loaded(earlier, report, cache)
-    return _report_post(new_findings(before, after), store, cwd)
+    # only the findings after the write can be new: the state before is linted on
+    # their files with their rules (all rules when unused suppressions or crashes are
+    # among them, as those depend on every rule's findings)
+    rules = linter.rules_of(earlier, {d.code for d in after})
+    before = linter.lint_loaded(earlier, {d.path for d in after}, cache, rules)
+    return new_findings(before, after), store
 
 
 def _shown(found: list) -> list:
@@ -425,11 +453,38 @@ def _store_before(linter: _Linter, store, path: str, text: str):
 
 
 def _involved(store, earlier, path: str, near_duplicates: bool) -> set[str]:
-    """The written file and the files tied to it, before and after the write."""
-    from memlint.lsp.model import involved
+    """The written file and the files tied to it, before and after the write. The
+    index is left out when it reads the same of the written memory in both states
+    (name, description, whether it has frontmatter; the profile and its guess): the
+    rules that report on the index read nothing else of a memory."""
+    from memlint.lsp.model import involved, memory_at
+    from memlint.similarity import band_partners
 
-    tied = (involved(state, path, near_duplicates) or set() for state in (store, earlier))
-    return {path}.union(*tied)
+    now, then = memory_at(store, path), memory_at(earlier, path)
+    found = {path} | (involved(store, path, near_duplicates) or set())
+    if _identity(now) != _identity(then):
+        found |= involved(earlier, path, near_duplicates) or set()
+    elif near_duplicates:  # the same ties, but other near duplicates
+        signatures = [memory.fingerprint[1] for memory in earlier.memories]
+        partners = band_partners(signatures, earlier.memories.index(then))
+        found.update(earlier.memories[i].file.path for i in partners)
+    index = store.index
+    if index is not None and _index_reads_alike(store, earlier, now, then):
+        found.discard(index.file.path)
+    return found
+
+
+def _identity(memory) -> tuple:
+    """What ties a memory to others: its name, stem and the targets it links to."""
+    return (memory.name, memory.stem, tuple(memory.link_targets), memory.successor_target)
+
+
+def _index_reads_alike(store, earlier, now, then) -> bool:
+    def read(state, memory) -> tuple:
+        facts = (memory.name, memory.description, memory.has_frontmatter)
+        return (*facts, state.profile, state.profile_guess)
+
+    return read(store, now) == read(earlier, then)
 
 
 def _report_post(new: list, store, cwd: str) -> int:

@@ -317,9 +317,10 @@ def _keys(memory: Memory) -> set[str]:
 
 
 def _link_targets(memory: Memory) -> set[str]:
-    targets = {fold(link.target) for link in memory.links}
-    if memory.supersession is not None:
-        targets.add(fold(memory.supersession.target))
+    """Known without parsing the memory (its summary holds them)."""
+    targets = {fold(target) for target in memory.link_targets}
+    if memory.successor_target is not None:
+        targets.add(fold(memory.successor_target))
     return targets
 
 

@@ -76,8 +76,10 @@ MAX_SHOWN = 5
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     _, on_cycle = chain_ends(store)
     for memory in store.memories:
+        if memory not in on_cycle:  # known without parsing the memory
+            continue
         supersession = memory.supersession
-        if supersession is None or memory not in on_cycle:
+        if supersession is None:
             continue
         link = supersession.link
         members = " → ".join(_loop(store, memory, on_cycle))
