@@ -74,6 +74,9 @@ def stripped_lines(text: str, body_start: int) -> tuple[list[LoadedLine], list[i
     numbers of the lines removed as comments."""
     first_number = text.count("\n", 0, body_start) + 1
     body = text[body_start:]
+    if "<!--" not in body and "```" not in body and "~~~" not in body:  # no comment, no fence
+        lines = body.split("\n")
+        return list(map(LoadedLine, range(first_number, first_number + len(lines)), lines)), []
     kept: list[LoadedLine] = []
     removed: list[int] = []
     fence: str | None = None

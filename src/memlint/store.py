@@ -15,8 +15,9 @@ from memlint.records import dataclass, field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
-    from typing import Final
+    from typing import Final, TypeVar
 
+    from memlint.budget import LoadResult
     from memlint.cache import Memo
     from memlint.config import Settings
     from memlint.similarity import Fingerprint
@@ -24,6 +25,8 @@ if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none 
     from memlint.sources.frontmatter import Field, Frontmatter
     from memlint.sources.index import IndexEntry
     from memlint.sources.markdown import WikiLink
+
+    Derived = TypeVar("Derived")
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
 DOCUMENT_STEM = re.compile(r"[A-Z][A-Z0-9_-]{1,60}")
@@ -511,7 +514,19 @@ class Store:
         index = self.index
         if index is None:
             return {}
-        return {id(entry): (entry, self._resolve_entry(entry)) for entry in index.entries}
+        by_rel = self.by_rel
+        table: dict[int, tuple[IndexEntry, IndexTarget]] = {}
+        for entry in index.entries:
+            target = entry.target
+            memory = by_rel.get(target)
+            # A memory's path as the walk wrote it is normalized and stays inside (no
+            # `..`, `//` or leading `/`); without a colon (scheme, drive) or a written
+            # backslash, `_resolve_entry` finds what this finds, at a fraction of the cost.
+            if memory is not None and ":" not in target and "\\" not in entry.href:
+                table[id(entry)] = (entry, IndexTarget("memory", target, memory))
+            else:
+                table[id(entry)] = (entry, self._resolve_entry(entry))
+        return table
 
     def _resolve_entry(self, entry: IndexEntry) -> IndexTarget:
         from memlint.sources.index import escape_reason
@@ -544,18 +559,49 @@ class Store:
                     return True
         return False
 
+    def loaded_index(self, max_lines: int, max_size: int, unit: str) -> LoadResult | None:
+        """How the agent's loader loads the index with these limits (``budget.simulate``),
+        simulated once per store and limits; ``None`` without an index."""
+        index = self.index
+        if index is None:
+            return None
+        key = (max_lines, max_size, unit)
+        found = self._loaded.get(key)
+        if found is None:
+            from memlint.budget import simulate
+
+            text = index.file.text or ""
+            found = self._loaded[key] = simulate(text, index.body_start, *key)
+        return found
+
+    @cached_property
+    def _loaded(self) -> dict[tuple[int, int, str], LoadResult]:
+        return {}
+
     @cached_property
     def indexed_memories(self) -> frozenset[int]:
         """``id()`` of every memory some index entry reaches (also case-insensitively,
         or by the guess of ``meant_target``)."""
-        if self.index is None:
-            return frozenset()
-        found: set[int] = set()
-        for entry in self.index.entries:
-            memory = self.index_target(entry).memory or self.meant_target(entry)
-            if memory is not None:
-                found.add(id(memory))
+        found = set(self._entries_to)
+        for entry, target in self._index_targets.values():
+            if target.kind == "missing":
+                meant = self.meant_target(entry)
+                if meant is not None:
+                    found.add(id(meant))
         return frozenset(found)
+
+    def index_entries_to(self, memory: Memory) -> int:
+        """How many index entries point at ``memory`` by its path (``index_target``)."""
+        return self._entries_to.get(id(memory), 0)
+
+    @cached_property
+    def _entries_to(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for _, target in self._index_targets.values():
+            if target.memory is not None:
+                key = id(target.memory)
+                counts[key] = counts.get(key, 0) + 1
+        return counts
 
     def meant_target(self, entry: IndexEntry) -> Memory | None:
         """The memory a missing target most likely meant: the one whose ``name`` is the
@@ -579,8 +625,7 @@ class Store:
     @cached_property
     def _unlinked(self) -> tuple[dict[str, list[Memory]], dict[str, list[Memory]]]:
         """The memories no entry links, by folded name and by folded description."""
-        entries = self.index.entries if self.index is not None else []
-        linked = {id(self.index_target(entry).memory) for entry in entries}
+        linked = self._entries_to
         by_title: dict[str, list[Memory]] = {}
         by_summary: dict[str, list[Memory]] = {}
         for memory in self.memories:
@@ -729,3 +774,16 @@ class Store:
         if self.report is None:
             return self.memories
         return [memory for memory in self.memories if self.reports_on(memory.file.path)]
+
+    def derived(self, build: Callable[[Store], Derived]) -> Derived:
+        """``build(self)``, built once per store: a table that a rule family derives from
+        the store and several of its rules read (kept on the store, never in a
+        module-level cache)."""
+        tables = self._derived
+        if build not in tables:
+            tables[build] = build(self)
+        return tables[build]
+
+    @cached_property
+    def _derived(self) -> dict:
+        return {}

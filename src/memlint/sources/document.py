@@ -12,6 +12,7 @@ from memlint.records import NamedTuple, dataclass
 
 BOM = "\ufeff"
 BOM_BYTES = b"\xef\xbb\xbf"
+BYTE_MARK = 4096  # characters between the byte offsets kept for a long non-ASCII text
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,16 @@ class SourceFile(_SourceSlots):
     unchanged is ``deferred``: nothing is read until its content is asked for.
     """
 
-    __slots__ = ("_line_starts", "_pending", "display", "known", "notes", "path", "rel")
+    __slots__ = (
+        "_byte_marks",
+        "_line_starts",
+        "_pending",
+        "display",
+        "known",
+        "notes",
+        "path",
+        "rel",
+    )
 
     def __init__(
         self,
@@ -81,6 +91,7 @@ class SourceFile(_SourceSlots):
         self._mode = mode
         self.known: Known | None = None
         self._line_starts: list[int] | None = None
+        self._byte_marks: tuple[str, list[int]] | None = None
         self._pending: Callable[[SourceFile], None] | None = None
         # a note store's records as parsed from ``raw`` (sources.jsonl.note_file)
         self.notes: tuple[bytes, object] | None = None
@@ -94,6 +105,7 @@ class SourceFile(_SourceSlots):
         source.path, source.rel, source.display, source.known = path, rel, display, known
         source._raw, source._text, source._bom, source._problem, source._mode = DEFERRED
         source._line_starts, source._pending, source.notes = None, read, None
+        source._byte_marks = None
         return source
 
     def _read_pending(self) -> None:
@@ -157,8 +169,19 @@ class SourceFile(_SourceSlots):
         return (self.text or "")[start:end]
 
     def byte_offset(self, offset: int) -> int:
-        prefix = (self.text or "")[:offset]
-        return len(prefix.encode("utf-8", "surrogatepass")) + (3 if self.bom else 0)
+        text = self.text or ""
+        bom = 3 if self.bom else 0
+        if not 0 <= offset <= len(text):
+            return len(text[:offset].encode("utf-8", "surrogatepass")) + bom
+        if text.isascii():  # isascii is O(1)
+            return offset + bom
+        # a long file (an index) gets many edits: count from the nearest kept mark
+        mark = offset // BYTE_MARK
+        marks = self._byte_marks
+        if marks is None or marks[0] is not text:
+            marks = self._byte_marks = (text, _byte_marks(text))
+        start = mark * BYTE_MARK
+        return marks[1][mark] + len(text[start:offset].encode("utf-8", "surrogatepass")) + bom
 
     def edit(self, start: int, end: int, content: str) -> Edit:
         return Edit(
@@ -175,6 +198,15 @@ class SourceFile(_SourceSlots):
         text = self.text or ""
         pos = text.find("\n")
         return "\r\n" if pos > 0 and text[pos - 1] == "\r" else "\n"
+
+
+def _byte_marks(text: str) -> list[int]:
+    """The UTF-8 byte offset of every ``BYTE_MARK``-th character of ``text``."""
+    marks = [0]
+    for start in range(0, len(text) - BYTE_MARK + 1, BYTE_MARK):
+        chunk = text[start : start + BYTE_MARK]
+        marks.append(marks[-1] + len(chunk.encode("utf-8", "surrogatepass")))
+    return marks
 
 
 def read_source(path: str, rel: str, display: str, max_bytes: int) -> SourceFile:

@@ -141,13 +141,16 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
             spans.append((fm.content_start, fm.content_end, "frontmatter"))
         spans.extend((link.start, link.end, "wikilink") for link in memory.links)
         yield from _report_spans(ctx, source, text, spans)
-    if store.index is not None:
-        source = store.index.file
-        spans = [(e.line_start, e.line_end, "index entry") for e in store.index.entries]
-        yield from _report_spans(ctx, source, source.text or "", spans)
+    index = store.index
+    if index is not None and store.reports_on(index.file.path):
+        source = index.file
+        text = source.text or ""
+        if HIDDEN.search(text) is not None:  # else no entry holds one
+            spans = [(e.line_start, e.line_end, "index entry") for e in index.entries]
+            yield from _report_spans(ctx, source, text, spans)
     for source in (*store.files, *store.notes):
         name = source.rel.rsplit("/", 1)[-1]
-        if not may_hide(name):
+        if not may_hide(name) or not store.reports_on(source.path):
             continue
         found = next(hidden_runs(name, 0, len(name)), None)
         if found is not None:

@@ -70,6 +70,8 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
         if len(memories) < 2 or not name:
             continue
         for memory in memories:
+            if not store.reports_on(memory.file.path):  # not loaded for nothing (pre-commit)
+                continue
             frontmatter = memory.frontmatter
             if frontmatter is None:  # (a memory with a name has frontmatter)
                 continue

@@ -93,7 +93,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     for memory in store.memories:
         by_folded_stem.setdefault(fold(memory.stem), []).append(memory)
     for memories in by_folded_stem.values():
-        if len({m.stem for m in memories}) < 2:
+        if len(memories) < 2 or len({m.stem for m in memories}) < 2:
             continue
         listed = others(memories, lambda m: m.stem, lambda m: escape(m.file.rel))
         for memory in memories:
@@ -105,7 +105,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
                 f"from {listed[memory.stem]}",
             )
     for memories in store.by_folded_name.values():
-        if len({_name(m) for m in memories}) < 2:
+        if len(memories) < 2 or len({_name(m) for m in memories}) < 2:
             continue
         listed = others(
             memories,
@@ -113,6 +113,8 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
             lambda m: f"`{escape(shorten(_name(m), 60))}` ({escape(m.file.rel)})",
         )
         for memory in memories:
+            if not store.reports_on(memory.file.path):  # not loaded for nothing (pre-commit)
+                continue
             frontmatter = memory.frontmatter
             if frontmatter is None:  # (a memory with a name has frontmatter)
                 continue

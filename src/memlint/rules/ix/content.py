@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memlint.budget import loader_limits, simulate
+from memlint.budget import loader_limits
 from memlint.records import dataclass
 from memlint.sources.markdown import LIST_ITEM, prose_lines
 from memlint.store import Memory, Store, normalized_target
@@ -28,7 +28,12 @@ class NamedBullet:
 
 
 def named_bullets(store: Store) -> list[NamedBullet]:
-    """The first list item or table row naming each memory no index entry links."""
+    """The first list item or table row naming each memory no index entry links
+    (found once per store: IX002, IX010 and IX013 ask)."""
+    return store.derived(_named_bullets)
+
+
+def _named_bullets(store: Store) -> list[NamedBullet]:
     index = store.index
     if index is None:
         return []
@@ -64,8 +69,8 @@ def content_items(ctx, index) -> list[tuple[int, int, int]]:
     content instead of a link (bullets that IX013 reports left out)."""
     source = index.file
     text = source.text or ""
-    cut = simulate(text, index.body_start, **loader_limits(ctx.shared))
-    lost = cut.lost_numbers() if cut.cut else set()
+    cut = ctx.store.loaded_index(**loader_limits(ctx.shared))
+    lost = cut.lost_numbers() if cut is not None and cut.cut else set()
     entry_lines = {entry.line for entry in index.entries}
     entry_lines.update(bullet.line for bullet in named_bullets(ctx.store))
     found = []

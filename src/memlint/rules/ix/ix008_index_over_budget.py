@@ -29,7 +29,7 @@ No fix: which entries to merge or drop is the author's choice.
 
 from __future__ import annotations
 
-from memlint.budget import loader_limits, simulate
+from memlint.budget import loader_limits
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED_FREEFORM, RuleMeta, Scope
 from memlint.rules.shared import LOADER
@@ -55,8 +55,8 @@ META = RuleMeta(
 
 def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
-    result = simulate(source.text or "", index.body_start, **loader_limits(ctx.shared))
-    if not result.cut:
+    result = ctx.store.loaded_index(**loader_limits(ctx.shared))
+    if result is None or not result.cut:
         return
     lost = result.lost_numbers()
     entry_lines = set()

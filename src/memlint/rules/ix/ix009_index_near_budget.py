@@ -22,7 +22,7 @@ No fix.
 
 from __future__ import annotations
 
-from memlint.budget import MAX_LINES, WARN_LINES, simulate
+from memlint.budget import MAX_LINES, MAX_SIZE, WARN_LINES
 from memlint.diagnostics import Severity
 from memlint.rules.base import TYPED_FREEFORM, Option, RuleMeta, Scope
 
@@ -47,9 +47,9 @@ META = RuleMeta(
 
 def check(ctx: RuleContext[Store], index: Index) -> Iterator[Diagnostic]:
     source = index.file
-    result = simulate(source.text or "", index.body_start)  # the loader's own budget
+    result = ctx.store.loaded_index(MAX_LINES, MAX_SIZE, "bytes")  # the loader's own budget
     warn = int(ctx.options["warn-lines"])
-    if result.cut or len(result.lines) <= warn:
+    if result is None or result.cut or len(result.lines) <= warn:
         return
     line = result.lines[warn]
     start, end = source.line_span(line.number)

@@ -32,10 +32,8 @@ def _index_of(store: Store) -> Index:
 
 def linked_elsewhere(store: Store, entry: IndexEntry, memory: Memory) -> bool:
     """Whether an entry other than ``entry`` already links ``memory`` by its path."""
-    return any(
-        other is not entry and store.index_target(other).memory is memory
-        for other in _index_of(store).entries
-    )
+    own = store.index_target(entry).memory is memory
+    return store.index_entries_to(memory) > own
 
 
 def link_title(text: str) -> str:
@@ -90,7 +88,8 @@ def insertion_edits(
     text = index.file.text or ""
     newline = index.file.newline
     limits = loader_limits(shared)
-    if simulate(text, index.body_start, **limits).cut:
+    loaded = store.loaded_index(**limits)
+    if loaded is not None and loaded.cut:
         return "the index is already past the loader's cut (see IX008); make room first"
     width = shared("index-line-length")
     lines = [entry_line(memory, width) for memory in memories]

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.lk.resolve import invalid_reason, resolve
+from memlint.rules.lk.resolve import resolved_links
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
     from memlint.diagnostics import Diagnostic
     from memlint.rules.base import RuleContext
-    from memlint.store import Memory, Store
+    from memlint.store import Memory, Resolution, Store
 
 META = RuleMeta(
     code="LK001",
@@ -72,12 +72,7 @@ META = RuleMeta(
 
 
 def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
-    for link in memory.links:
-        if not link.target or invalid_reason(link.target):
-            continue
-        found = resolve(ctx.store, link.target)
-        if found.kind not in ("none", "stem"):
-            continue
+    for link, found in resolved_links(ctx.store, memory, _pending):
         shown = escape(shorten(link.target, 60))
         notes: tuple[str, ...] = ()
         if found.kind == "stem":
@@ -93,3 +88,7 @@ def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
             f"wikilink `[[{shown}]]` matches no memory name (pending)",
             notes=notes,
         )
+
+
+def _pending(found: Resolution) -> bool:
+    return found.kind in ("none", "stem")

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.lk.resolve import invalid_reason, resolve
+from memlint.rules.lk.resolve import resolved_links
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
     from memlint.diagnostics import Diagnostic
     from memlint.rules.base import RuleContext
-    from memlint.store import Memory, Store
+    from memlint.store import Memory, Resolution, Store
 
 META = RuleMeta(
     code="LK002",
@@ -80,12 +80,7 @@ META = RuleMeta(
 
 
 def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
-    for link in memory.links:
-        if not link.target or invalid_reason(link.target):
-            continue
-        found = resolve(ctx.store, link.target)
-        if found.kind not in ("ambiguous", "ambiguous-folded"):
-            continue
+    for link, found in resolved_links(ctx.store, memory, _ambiguous):
         files = ", ".join(escape(m.file.rel) for m in found.memories)
         yield ctx.report(
             memory.file,
@@ -94,3 +89,7 @@ def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
             f"wikilink `[[{escape(shorten(link.target, 60))}]]` matches "
             f"{len(found.memories)} memories: {files}",
         )
+
+
+def _ambiguous(found: Resolution) -> bool:
+    return found.kind in ("ambiguous", "ambiguous-folded")

@@ -52,7 +52,7 @@ import re
 
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.lk.resolve import invalid_reason, resolve
+from memlint.rules.lk.resolve import resolved_links
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
     from memlint.diagnostics import Diagnostic
     from memlint.rules.base import RuleContext
-    from memlint.store import Memory, Store
+    from memlint.store import Memory, Resolution, Store
 
 META = RuleMeta(
     code="LK003",
@@ -77,12 +77,7 @@ LINKABLE = re.compile(r"[^\[\]|#\r\n]{1,200}")
 
 
 def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
-    for link in memory.links:
-        if not link.target or invalid_reason(link.target):
-            continue
-        found = resolve(ctx.store, link.target)
-        if found.kind != "folded":
-            continue
+    for link, found in resolved_links(ctx.store, memory, _folded):
         name = found.memory.name.strip()
         fix = None
         if LINKABLE.fullmatch(name) and name.isprintable():
@@ -96,3 +91,7 @@ def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
             f"`{escape(shorten(name, 60))}` only ignoring case or Unicode form",
             fix=fix,
         )
+
+
+def _folded(found: Resolution) -> bool:
+    return found.kind == "folded"

@@ -63,7 +63,7 @@ from __future__ import annotations
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.lk003_wikilink_case_mismatch import LINKABLE
-from memlint.rules.lk.resolve import chain_ends, invalid_reason, resolve
+from memlint.rules.lk.resolve import chain_ends, resolved_links
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -72,7 +72,7 @@ if TYPE_CHECKING:
 
     from memlint.diagnostics import Diagnostic
     from memlint.rules.base import RuleContext
-    from memlint.store import Memory, Store
+    from memlint.store import Memory, Resolution, Store
 
 META = RuleMeta(
     code="LK004",
@@ -86,13 +86,8 @@ META = RuleMeta(
 
 
 def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
-    for link in memory.links:
-        if not link.target or invalid_reason(link.target):
-            continue
-        found = resolve(ctx.store, link.target)
-        target = found.memory if found.kind == "exact" else None
-        if target is None or target.supersession is None:
-            continue
+    for link, found in resolved_links(ctx.store, memory, _superseded):
+        target = found.memory
         ends, _ = chain_ends(ctx.store)
         final = ends.get(target)
         shown = escape(shorten(link.target, 60))
@@ -118,3 +113,8 @@ def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
             f"the current one is `{escape(shorten(name, 60))}`",
             fix=fix,
         )
+
+
+def _superseded(found: Resolution) -> bool:
+    """A link to exactly one memory, itself superseded (known from its summary)."""
+    return found.kind == "exact" and found.memory.successor_target is not None
