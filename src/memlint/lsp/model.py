@@ -16,6 +16,7 @@ from memlint.config import Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.records import dataclass, field, replace
+from memlint.rules.base import Scope
 from memlint.store import Memory, Store, fold
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from memlint.sources.document import SourceFile
 
 SUPPRESSIBLE_SUFFIXES = (".md", ".markdown")
+NEAR_DUPLICATE = "DU001"  # the rule whose pairs an edit changes through fingerprints
 
 
 @dataclass
@@ -224,6 +226,7 @@ class _Kept:
     results: _KeptResults
     held: set[str]
     foreign: set[str]
+    ties: Ties | None = None
 
     def relint(self, inside: dict[str, str], rules: list) -> LintResult | None:
         """The store with the memories whose buffer text changed parsed again, linted;
@@ -245,12 +248,209 @@ class _Kept:
         self.held = set(inside) - self.foreign
         if not changed:
             return result
-        store = edited_store(result.store, changed, result.settings)
-        if store is None:
+        loaded = _reloaded(result.store, changed, result.settings)
+        if loaded is None:
             return None
-        found = lint_store(store, result.settings, rules, _as_cache(self.results), 1)
+        if self.ties is None:
+            self.ties = Ties(result.store, any(rule.code == NEAR_DUPLICATE for rule in rules))
+        scope = self.ties.scope(loaded)
+        if all(_same_tables(old, new) for old, new in loaded):
+            store = result.store  # its derived tables hold: the memories change in place
+            _edit_in_place(store, loaded)
+        else:
+            edited = edited_store(result.store, changed, result.settings)
+            if edited is None:
+                return None
+            store = edited
+            if _profile(store) != _profile(result.store):
+                scope = None
+        if scope is not None:
+            if store.index is None:  # where IX001 reports a missing index
+                scope.add(os.path.join(store.root, INDEX_NAME))
+            elif store.index.file.path not in scope:  # the index rules report on it only
+                rules = [rule for rule in rules if rule.meta.scope is not Scope.INDEX]
+        store.report = scope
+        try:
+            found = lint_store(store, result.settings, rules, _as_cache(self.results), 1)
+        finally:
+            store.report = None
+            _forget_tables(store, ("_report_dirs", "reported_memories"))
         self.result = _result(store, result.settings, found)
+        if scope is not None:  # the other files' findings are those of the last lint
+            for path, kept in result.by_path.items():
+                if path not in scope:
+                    self.result.by_path[path] = kept
         return self.result
+
+
+class Ties:
+    """How the memories of a kept store are tied to each other by the cross-file rules,
+    by path, kept current as memories are edited: the folded names and stems each one
+    goes by, the folded targets it links or supersedes into, and (when DU001 runs) the
+    LSH bands of its fingerprint. An edit re-lints the files tied to the edited memory
+    before or after it (:meth:`scope`) instead of the whole store."""
+
+    def __init__(self, store: Store, near_duplicates: bool) -> None:
+        self.near_duplicates = near_duplicates
+        self.keys: dict[str, set[str]] = {}  # folded name or stem -> paths
+        self.targets: dict[str, set[str]] = {}  # folded link target -> linking paths
+        self.successors: dict[str, int] = {}  # folded supersession target -> count
+        self.bands: dict[bytes, set[str]] = {}  # band number + value -> paths
+        self.index = os.path.join(store.root, INDEX_NAME)
+        for memory in store.memories:
+            self._add(memory)
+
+    def _entries(self, memory: Memory):
+        keys = _keys(memory)
+        targets = {fold(t) for t in memory.link_targets}
+        successor = memory.successor_target
+        if successor is not None:
+            targets.add(fold(successor))
+        return keys, targets, successor, _bands(memory) if self.near_duplicates else ()
+
+    def _add(self, memory: Memory, sign: int = 1) -> None:
+        path = memory.file.path
+        keys, targets, successor, bands = self._entries(memory)
+        for table, values in ((self.keys, keys), (self.targets, targets), (self.bands, bands)):
+            for value in values:
+                paths = table.setdefault(value, set())
+                if sign > 0:
+                    paths.add(path)
+                else:
+                    paths.discard(path)
+        if successor is not None:
+            folded = fold(successor)
+            self.successors[folded] = self.successors.get(folded, 0) + sign
+
+    def scope(self, pairs: list[tuple[Memory, Memory]]) -> set[str] | None:
+        """The files whose findings an edit of each ``old`` memory to ``new`` can
+        change: the memories tied to it before or after, and the index when what its
+        rules read of the memory changed. The cross-file rules tie no note file or
+        other file to a memory, so every other file keeps its findings. The ties are
+        updated. ``None`` when that may be every file: an edited memory is on a
+        supersession chain (whose ends and cycles reach past the memories next to it)."""
+        scope: set[str] = set()
+        whole = False
+        for old, new in pairs:
+            scope.add(old.file.path)
+            for memory in (old, new):
+                keys, targets, successor, bands = self._entries(memory)
+                if successor is not None or any(self.successors.get(k) for k in keys):
+                    whole = True
+                for key in keys:
+                    scope |= self.keys.get(key, set()) | self.targets.get(key, set())
+                for target in targets:
+                    scope |= self.keys.get(target, set())
+                for band in bands:
+                    scope |= self.bands.get(band, set())
+            if _index_facts(old) != _index_facts(new):
+                scope.add(self.index)
+            self._add(old, -1)
+            self._add(new)
+        return None if whole else scope
+
+
+# The derived tables of a Store that read of its memories only what ``_same_tables``
+# compares (names, descriptions, stems, paths, the index): they hold across an edit
+# in place. ``_linkers`` also reads the link targets. Any other table is built again.
+NAME_TABLES = frozenset(
+    (
+        "by_name",
+        "by_stem",
+        "by_folded_name",
+        "other_rels",
+        "by_rel",
+        "by_folded_rel",
+        "_index_targets",
+        "indexed_memories",
+        "_unlinked",
+        "_resolved",
+        "chain_ends",
+        "_index_links",
+    )
+)
+
+
+def _reloaded(store: Store, texts: dict[str, str], settings: Settings):
+    """``(memory, memory read from its text)`` for each path of ``texts``; ``None`` when
+    one is not a memory of ``store`` or its text cannot be read as one."""
+    from memlint.discovery import source_from_bytes
+    from memlint.parse import load_memory
+
+    at_memory = {memory.file.path: memory for memory in store.memories}
+    pairs = []
+    for path, text in texts.items():
+        old = at_memory.get(path)
+        if old is None:
+            return None
+        data = text.encode("utf-8", "surrogatepass")
+        source = source_from_bytes(
+            path, old.file.rel, old.file.display, data, settings.max_file_size
+        )
+        if not source.readable:
+            return None
+        pairs.append((old, load_memory(source, fingerprint=False)))
+    return pairs
+
+
+def _same_tables(old: Memory, new: Memory) -> bool:
+    """Whether the store's name tables and profile hold with ``new`` in place of ``old``."""
+    same = _index_facts(old) == _index_facts(new) and old.stem == new.stem
+    return same and old.has_frontmatter == new.has_frontmatter and _same_signals_of(old, new)
+
+
+def _same_signals_of(old: Memory, new: Memory) -> bool:
+    alone = Store(root=os.path.dirname(old.file.path), display_root="", reason="")
+    return _same_signals(alone, old, new)
+
+
+def _edit_in_place(store: Store, pairs: list[tuple[Memory, Memory]]) -> None:
+    """Each old memory of ``store`` becomes its new reading (the same object, so the
+    tables that hold it stay true), its file replaced; tables that may not hold are
+    dropped, to be built again on first use."""
+    at_file = {source.path: i for i, source in enumerate(store.files)}
+    keep = set(NAME_TABLES)
+    for old, new in pairs:
+        if list(old.link_targets) != list(new.link_targets):
+            keep.discard("_linkers")
+        else:
+            keep.add("_linkers")
+        store.files[at_file[old.file.path]] = new.file
+        for slot in Memory.__slots__:
+            setattr(old, slot, getattr(new, slot))
+    store.memo = None
+    _forget_tables(store, [name for name in vars(store) if name not in keep])
+
+
+def _forget_tables(store: Store, names) -> None:
+    from functools import cached_property
+
+    for name in list(names):
+        if isinstance(getattr(type(store), name, None), cached_property):
+            vars(store).pop(name, None)
+
+
+def _profile(store: Store) -> tuple[str, str, str]:
+    return store.profile, store.profile_reason, store.profile_guess
+
+
+def _index_facts(memory: Memory) -> tuple:
+    """What the index rules read of a memory."""
+    return (memory.name, memory.description, memory.memory_type, memory.is_document)
+
+
+def _bands(memory: Memory) -> list[bytes]:
+    """The LSH bands of the memory's fingerprint, each with its number (a memory that
+    shares one with another can change which pairs DU001 verifies among their bucket)."""
+    from memlint.similarity import BAND_BYTES, EMPTY_BAND
+
+    signature = memory.fingerprint[1]
+    found = []
+    for number, start in enumerate(range(0, len(signature), BAND_BYTES)):
+        band = signature[start : start + BAND_BYTES]
+        if band != EMPTY_BAND:
+            found.append(bytes((number,)) + band)
+    return found
 
 
 def edited_store(store: Store, texts: dict[str, str], settings: Settings) -> Store | None:
@@ -278,7 +478,7 @@ def edited_store(store: Store, texts: dict[str, str], settings: Settings) -> Sto
         memory = load_memory(source, fingerprint=False)
         same_signals = same_signals and _same_signals(store, memories[at_memory[path]], memory)
         memories[at_memory[path]] = memory
-    edited = replace(store, files=files, memo=None)
+    edited = replace(store, files=files, memo=None, report=None)
     edited.memories = memories
     edited.index = store.index
     if not same_signals:

@@ -1,0 +1,104 @@
+"""The server's lint after an edit re-lints only the files tied to the edited memory
+(and keeps the store's tables when the edit leaves names and descriptions alone):
+its findings must equal a whole-store lint of the same buffers, edit after edit."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from memlint.lsp.model import StoreLinter
+from tests.helpers import generate_store
+
+
+def findings(result) -> dict[str, list]:
+    return {
+        path: sorted(repr((d.code, d.range, d.message, d.severity, d.fix, d.notes)) for d in found)
+        for path, found in result.by_path.items()
+        if found
+    }
+
+
+def edits(rng: random.Random, texts: dict[str, str], names: list[str]):
+    """Edits an editor session makes: body text, links, names, descriptions,
+    supersession, copied bodies (near duplicates), hidden characters, suppressions,
+    broken frontmatter, and going back to the text on disk."""
+    paths = sorted(texts)
+    while True:
+        path = rng.choice(paths)
+        text = texts[path]
+        other = rng.choice(names)
+        kind = rng.randrange(11)
+        if kind == 0:
+            text += f"\nMore words in round {rng.random():.6f}.\n"
+        elif kind == 1:
+            text += f"\nSee [[{other}]] and [[missing-{rng.randrange(3)}]].\n"
+        elif kind == 2:
+            text = re.sub(r"(?m)^name: .*$", f"name: {other}", text, count=1)
+        elif kind == 3:
+            text = re.sub(r"(?m)^name: (.*)$", lambda m: f"name: {m[1].upper()}", text, count=1)
+        elif kind == 4:
+            text = re.sub(r"(?m)^description: .*$", "description: changed words", text, count=1)
+        elif kind == 5:
+            text = re.sub(
+                r"(?m)^description: .*$", f"description: superseded by [[{other}]]", text, count=1
+            )
+        elif kind == 6:
+            donor = texts[rng.choice(paths)]
+            text = text.split("\n---\n", 1)[0] + "\n---\n" + donor.split("\n---\n", 1)[-1]
+        elif kind == 7:
+            text += "\nHidden\u200b zero width.\n"
+        elif kind == 8:
+            text += "\n<!-- memlint: ignore[LK001] -->\n"
+        elif kind == 9:
+            text = text.replace("---\n", "---\nbroken: [\n", 1)
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+        texts[path] = text
+        yield path
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_edits_lint_as_the_whole_store_does(tmp_path, seed):
+    store = generate_store(tmp_path / "store", 60, seed=seed, defect_rate=0.2)
+    paths = sorted(str(p) for p in store.rglob("*.md") if p.name != "MEMORY.md")
+    texts = {p: Path(p).read_text(encoding="utf-8") for p in paths}
+    names = [Path(p).stem for p in paths]
+    rng = random.Random(seed)
+    kept = StoreLinter(str(tmp_path))
+    try:
+        buffers: dict[str, str] = {}
+        stream = edits(rng, texts, names)
+        for _ in range(40):
+            path = next(stream)
+            buffers[path] = texts[path]
+            incremental = kept.lint(path, dict(buffers))
+            whole = StoreLinter(str(tmp_path))
+            try:
+                expected = whole.lint(path, dict(buffers))
+            finally:
+                whole.close()
+            assert findings(incremental) == findings(expected), path
+    finally:
+        kept.close()
+
+
+def test_an_edit_of_a_body_relints_only_the_files_tied_to_it(tmp_path):
+    """A body edit of a memory no other file names keeps the store's derived tables and
+    runs the cross-file rules on that memory alone."""
+    store = generate_store(tmp_path / "store", 60, seed=4, defect_rate=0.0)
+    linter = StoreLinter(str(tmp_path))
+    try:
+        path = str(sorted(p for p in store.rglob("*.md") if p.name != "MEMORY.md")[-1])
+        text = Path(path).read_text(encoding="utf-8")
+        first = linter.lint(path, {path: text + "\none\n"})
+        tables = first.store.by_folded_name
+        second = linter.lint(path, {path: text + "\ntwo\n"})
+        assert second.store is first.store
+        assert second.store.by_folded_name is tables
+        assert linter.lint(path, {path: text + "\nthree\n"}).store is first.store
+    finally:
+        linter.close()
