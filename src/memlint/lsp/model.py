@@ -16,7 +16,6 @@ from memlint.config import Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.records import dataclass, field, replace
-from memlint.rules.base import Scope
 from memlint.store import Memory, Store, fold
 
 if TYPE_CHECKING:
@@ -264,11 +263,8 @@ class _Kept:
             store = edited
             if _profile(store) != _profile(result.store):
                 scope = None
-        if scope is not None:
-            if store.index is None:  # where IX001 reports a missing index
-                scope.add(os.path.join(store.root, INDEX_NAME))
-            elif store.index.file.path not in scope:  # the index rules report on it only
-                rules = [rule for rule in rules if rule.meta.scope is not Scope.INDEX]
+        if scope is not None and store.index is None:  # where IX001 reports a missing index
+            scope.add(os.path.join(store.root, INDEX_NAME))
         store.report = scope
         try:
             found = lint_store(store, result.settings, rules, _as_cache(self.results), 1)
