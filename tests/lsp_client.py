@@ -68,6 +68,7 @@ class LspClient:
         )
         self.notify("initialized", {})
         self.versions: dict[str, int] = {}
+        self.log = ""  # what the server wrote to stderr, read when it stopped
 
     # -- transport ------------------------------------------------------------------
 
@@ -186,6 +187,7 @@ class LspClient:
         self.request("shutdown", None)
         self.notify("exit", None)
         code = self.process.wait(timeout=WAIT)
+        self.log = self.process.stderr.read().decode("utf-8", "replace")
         self.process.stdout.close()
         self.process.stdin.close()
         self.process.stderr.close()

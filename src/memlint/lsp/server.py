@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import logging
 import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from memlint import __version__
@@ -47,6 +49,7 @@ TAGS = {
     "LK004": [lsp.DiagnosticTag.Deprecated],  # a link to a superseded memory
 }
 NOT_RENAMEABLE = "rename works on a [[link]] to a memory or on `name:`"
+LOG = logging.getLogger("memlint.server")
 WATCHED = ("**/*.md", "**/*.jsonl", *(f"**/{name}" for name in CONFIG_NAMES))
 
 
@@ -98,6 +101,52 @@ class PositionMap:
         return lsp.Range(start=self.at(rng.start), end=self.at(rng.end))
 
 
+class Refused(JsonRpcException):
+    """A request the server declines (LSP ``RequestFailed``): the client shows the
+    message; it is no fault of the server, so nothing is logged."""
+
+    CODE = -32803
+    MESSAGE = "Request failed"
+
+
+ANSWERED = object()  # a message answered while it was read: nothing more to do
+
+
+class MemlintProtocol(LanguageServerProtocol):
+    """pygls' protocol, answering a request whose parameters do not fit its method
+    with ``InvalidParams`` (pygls leaves it unanswered) and dropping a notification
+    that does not fit, each with one line in the log and no traceback."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            method = data.get("method") if isinstance(data, dict) else None
+            if not isinstance(method, str):
+                raise
+            message_id = data.get("id")
+            LOG.warning("memlint server: ignored %s: parameters do not fit", escape(method))
+            if message_id is not None:
+                error = JsonRpcInvalidParams(f"invalid parameters for {escape(method)}")
+                self._send_response(message_id, None, error.to_response_error())
+            return ANSWERED
+
+    def handle_message(self, message) -> None:
+        if message is not ANSWERED:
+            super().handle_message(message)
+
+
+class QuietLog:
+    """A filter of pygls' log: a declined request and a message whose parameters do not
+    fit are answered as they should be; their pygls records (tracebacks) are dropped."""
+
+    def filter(self, record) -> bool:
+        if record.getMessage().startswith("Unable to deserialize message"):
+            return False
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, Refused)
+
+
 class MemlintServer(LanguageServer):
     """The server state: the last lint of each store, what was published for each file.
 
@@ -107,7 +156,7 @@ class MemlintServer(LanguageServer):
     answered once every lint asked for before them is published."""
 
     def __init__(self) -> None:
-        super().__init__("memlint", __version__)
+        super().__init__("memlint", __version__, protocol_cls=MemlintProtocol)
         self.linter = model.StoreLinter(os.getcwd())
         self.results: dict[str, model.LintResult] = {}  # store root -> last lint
         self.linted: dict[str, int | None] = {}  # open document path -> version linted
@@ -382,9 +431,7 @@ def changes_edit(server: MemlintServer, changes, result, rename=None) -> lsp.Wor
                 continue
         positions = server.position_map(change.path, result)
         if positions.text != old and change.old is not None:
-            raise JsonRpcInvalidRequest(
-                f"{escape(change.display)} has unsaved changes; save it first"
-            )
+            raise Refused(f"{escape(change.display)} has unsaved changes; save it first")
         document_changes.append(
             _document_edit(server, change.path, [text_edit(old, new, positions)])
         )
@@ -751,11 +798,11 @@ async def rename(ls: MemlintServer, params: lsp.RenameParams):
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     if path is None or result is None:
-        raise JsonRpcInvalidRequest("not a file of a memory store")
+        raise Refused("not a file of a memory store")
     offset = ls.offset(params.text_document.uri, params.position)
     found = model.rename_span(result, path, offset) if offset is not None else None
     if found is None:
-        raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
+        raise Refused(NOT_RENAMEABLE)
     return _move_edit(ls, result, found[0].file.path, params.new_name, with_rename=True)
 
 
@@ -767,11 +814,11 @@ async def prepare_rename(ls: MemlintServer, params: lsp.PrepareRenameParams):
     path = _path(params.text_document.uri)
     result = ls.result_for(path) if path else None
     if path is None or result is None:
-        raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
+        raise Refused(NOT_RENAMEABLE)
     offset = ls.offset(params.text_document.uri, params.position)
     found = model.rename_span(result, path, offset) if offset is not None else None
     if found is None:
-        raise JsonRpcInvalidRequest(NOT_RENAMEABLE)
+        raise Refused(NOT_RENAMEABLE)
     memory, start, end = found
     positions = ls.position_map(path, result)
     return lsp.PrepareRenamePlaceholder(
@@ -787,7 +834,7 @@ def _move_edit(ls, result, source: str, new: str, *, with_rename: bool) -> lsp.W
     try:
         plan = plan_move(source, new, result.settings, os.path.dirname(source))
     except (MoveError, UsageError, ConfigError) as exc:
-        raise JsonRpcInvalidRequest(escape(mask_text(str(exc)))) from None
+        raise Refused(escape(mask_text(str(exc)))) from None
     rename_pair = (plan.source, plan.target) if with_rename else None
     return changes_edit(ls, plan.changes, result, rename_pair)
 
@@ -810,7 +857,7 @@ async def will_rename_files(ls: MemlintServer, params: lsp.RenameFilesParams):
             continue
         try:
             edit = _move_edit(ls, result, old, new, with_rename=False)
-        except JsonRpcInvalidRequest:
+        except Refused:
             continue
         document_changes.extend(edit.document_changes or [])
     return lsp.WorkspaceEdit(document_changes=document_changes) if document_changes else None
@@ -820,6 +867,13 @@ def serve() -> int:
     """Run over stdio; 0 when the client shut the server down before exit, else 1."""
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr  # a stray print must never corrupt the protocol stream
+    log = logging.StreamHandler(sys.stderr)
+    log.addFilter(QuietLog())
+    for name in ("pygls", LOG.name):
+        logger = logging.getLogger(name)
+        logger.addHandler(log)
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
     try:
         server.start_io(sys.stdin.buffer, protocol_out)
     finally:
