@@ -619,13 +619,14 @@ def test_malformed_cached_index_entries_are_not_used(generated: Path, tmp_path: 
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (path,) = cache_dir.glob("*.entries")
-    key, (digest, body_start, entries) = marshal.loads(path.read_bytes()[HEADER_SIZE:])
-    assert entries
+    key, (digest, body_start, columns) = marshal.loads(path.read_bytes()[HEADER_SIZE:])
+    assert columns[0]
     memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
     for planted in (
-        [(*entries[0][:3], b"title", *entries[0][4:]), *entries[1:]],  # bytes for a str
-        [entries[0][:5], *entries[1:]],  # too short
-        [(*entries[0][:9], 1, entries[0][10]), *entries[1:]],  # int for a bool
+        [*columns[:3], [b"title", *columns[3][1:]], *columns[4:]],  # bytes for a str
+        [*columns[:3], columns[3][1:], *columns[4:]],  # a column too short
+        [*columns[:9], [1, *columns[9][1:]], columns[10]],  # int for a bool
+        columns[:10],  # a field missing
         "entries",
     ):
         body = marshal.dumps((key, (digest, body_start, planted)))
@@ -661,3 +662,27 @@ def test_a_warm_run_naming_one_memory_loads_few_others(
         ]
     )
     assert len(loaded) < 10
+
+
+def test_malformed_summary_columns_are_not_used(generated: Path, tmp_path: Path, capsys):
+    """Summary columns of the wrong shape or types, sealed with the user's key, are a miss:
+    every memory is parsed again and the output is the reference."""
+    import marshal
+
+    cache_dir = tmp_path / "cache"
+    assert report(generated, capsys, "--cache-dir", str(cache_dir))
+    (path,) = cache_dir.glob("*.index")
+    key, columns = marshal.loads(path.read_bytes()[HEADER_SIZE:])
+    rels, digests, fingerprints, names, *rest = columns
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+    for planted in (
+        (rels, digests, fingerprints, [1, *names[1:]], *rest),  # an int for a name
+        (rels, digests, fingerprints, names, rest[0], rest[1], [("x", 1), *rest[2][1:]], *rest[3:]),
+        (rels, digests, fingerprints, names[1:], *rest),  # a column too short
+        (rels, digests, fingerprints, names, *rest[:-1]),  # a field missing
+    ):
+        body = marshal.dumps((key, planted))
+        path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
+        memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        expected = report(generated, capsys, "--no-cache")
+        assert report(generated, capsys, "--cache-dir", str(cache_dir)) == expected

@@ -59,6 +59,7 @@ import os
 import stat
 import struct
 import sys
+from itertools import chain
 
 from memlint import __version__
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Range, Severity
@@ -67,7 +68,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 14  # 14: a summary holds the memory type
+FORMAT = 15  # 15: summaries kept one column per field
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
 HEADER_SIZE = len(MAGIC) + MAC_SIZE
@@ -421,9 +422,10 @@ class StoreCache:
 
     # -- the index's entries ------------------------------------------------------
 
-    def index_entries(self, source: SourceFile, body_start: int) -> list[tuple] | None:
-        """The entries of the index ``source`` (``IndexEntry`` fields, checked) as
-        parsed from this content with its body at ``body_start``, if cached."""
+    def index_entries(self, source: SourceFile, body_start: int) -> list[list] | None:
+        """The entries of the index ``source`` as parsed from this content with its
+        body at ``body_start``, if cached: one column per ``IndexEntry`` field, each
+        type-checked."""
         loaded = _load(self.entries_path, self.key, self.secret, columns=True)
         if not (
             type(loaded) is tuple
@@ -431,13 +433,20 @@ class StoreCache:
             and loaded[0] == self.digest(source)
             and loaded[1] == body_start
             and type(loaded[2]) is list
+            and len(loaded[2]) == len(INDEX_ENTRY_TYPES)
         ):
             return None
-        entries = loaded[2]
-        return entries if all(map(_index_entry, entries)) else None
+        columns = loaded[2]
+        if not all(type(c) is list and len(c) == len(columns[0]) for c in columns):
+            return None
+        if not all(
+            set(map(type, c)) <= {t} for c, t in zip(columns, INDEX_ENTRY_TYPES, strict=True)
+        ):
+            return None
+        return columns
 
-    def remember_index_entries(self, source: SourceFile, body_start: int, entries: list) -> None:
-        self._index_entries = (self.digest(source), body_start, entries)
+    def remember_index_entries(self, source: SourceFile, body_start: int, columns: list) -> None:
+        self._index_entries = (self.digest(source), body_start, columns)
 
     # -- memory summaries, in columns -------------------------------------------
 
@@ -454,7 +463,7 @@ class StoreCache:
         content (``facts.summary_facts``: name, description, has frontmatter, link
         targets, profile signals, plain ASCII)."""
         row = self.rows.get(source.rel)
-        if row is None or row[0] != self.digest(source) or not _summary(row[1]):
+        if row is None or row[0] != self.digest(source):
             return None
         fingerprint = row[2]
         if fingerprint is not None and not _fingerprint(fingerprint):
@@ -573,33 +582,18 @@ class StoreCache:
             _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
 
 
-INDEX_ENTRY_TYPES = (int, int, int, str, str, str, int, int, str, bool, bool)
+INDEX_ENTRY_TYPES = (int, int, int, str, str, str, int, int, str, bool, bool)  # IndexEntry's
 
 
-def _index_entry(found) -> bool:
-    """Whether ``found`` has the fields of an ``IndexEntry`` with their types."""
-    return (
-        type(found) is tuple
-        and len(found) == len(INDEX_ENTRY_TYPES)
-        and all(type(v) is t for v, t in zip(found, INDEX_ENTRY_TYPES, strict=True))
-    )
-
-
-def _summary(found) -> bool:
-    """Whether ``found`` has the types ``facts.summary_facts`` gives."""
-    if not (type(found) is tuple and len(found) == 7):
-        return False
-    name, description, has_frontmatter, targets, signals, plain, memory_type = found
-    return (
-        (name is None or type(name) is str)
-        and (memory_type is None or type(memory_type) is str)
-        and (description is None or type(description) is str)
-        and type(has_frontmatter) is bool
-        and type(targets) is tuple
-        and all(type(t) is str for t in targets)
-        and type(signals) is int
-        and type(plain) is bool
-    )
+SUMMARY_TYPES = (  # the types of each field of ``facts.summary_facts``, column by column
+    {str, type(None)},  # name
+    {str, type(None)},  # description
+    {bool},  # has frontmatter
+    {tuple},  # link targets (each a str: checked apart)
+    {int},  # profile signals
+    {bool},  # plain ASCII
+    {str, type(None)},  # memory type
+)
 
 
 def _fingerprint(found) -> bool:
@@ -616,33 +610,41 @@ FINGERPRINT_SIZE = 256  # similarity.SIGNATURE_SIZE 4-byte values
 
 
 def _columns(rows: dict[str, tuple]) -> tuple:
-    """``rows`` as columns: rels, digests (one bytes), summary facts, fingerprints."""
+    """``rows`` as columns: rels, digests (one bytes), fingerprints, then one column
+    per field of the summary facts."""
     rels = sorted(rows)
+    summaries = [rows[rel][1] for rel in rels]
     return (
         rels,
         b"".join(rows[rel][0] for rel in rels),
-        [rows[rel][1] for rel in rels],
         [rows[rel][2] for rel in rels],
+        *(list(column) for column in zip(*summaries, strict=True)),
     )
 
 
 def _rows_of(columns) -> dict[str, tuple]:
-    """The rows of ``_columns`` (shape-checked; each row's values are checked on use)."""
-    if not (type(columns) is tuple and len(columns) == 4):
+    """The rows of ``_columns``; every summary column is type-checked at once (a
+    column of the wrong shape or type drops them all), fingerprints on use."""
+    width = 3 + len(SUMMARY_TYPES)
+    if not (type(columns) is tuple and len(columns) == width and type(columns[0]) is list):
         return {}
-    rels, digests, summaries, fingerprints = columns
+    rels, digests, fingerprints, *fields = columns
+    count = len(rels)
     if not (
-        type(rels) is list
-        and type(digests) is bytes
-        and type(summaries) is list
-        and type(fingerprints) is list
-        and len(digests) == DIGEST_SIZE * len(rels) == DIGEST_SIZE * len(summaries)
-        and len(fingerprints) == len(rels)
+        type(digests) is bytes
+        and len(digests) == DIGEST_SIZE * count
+        and all(type(c) is list and len(c) == count for c in (fingerprints, *fields))
+        and set(map(type, rels)) <= {str}
+        and all(set(map(type, c)) <= t for c, t in zip(fields, SUMMARY_TYPES, strict=True))
+        and set(map(type, chain.from_iterable(fields[3]))) <= {str}
     ):
         return {}
+    size = DIGEST_SIZE
     return {
-        rel: (digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE], summaries[i], fingerprints[i])
-        for i, rel in enumerate(rels)
+        rel: (digests[i * size : (i + 1) * size], summary, fingerprint)
+        for i, (rel, fingerprint, summary) in enumerate(
+            zip(rels, fingerprints, zip(*fields, strict=True), strict=True)
+        )
     }
 
 

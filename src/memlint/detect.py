@@ -143,19 +143,22 @@ def store_signals(store: Store, bodies: bool = False) -> Signals:
     """Count the contract signals of every memory file of ``store``; Why/How sections
     only with ``bodies`` (that reads every file, which a cached run otherwise skips)."""
     found = Signals(total=len(store.memories), sections=0 if bodies else -1)
+    kinds: dict[tuple[int, bool], int] = {}  # (signals, has sections) -> how many memories
     for memory in store.memories:
         bits = signals_of(memory)
         sections = bodies and bool(SECTION_LABEL.search(memory.file.text or "", memory.body_start))
-        found.typed_stem += bool(bits & TYPED_STEM_SIGNAL)
-        found.top_type += bool(bits & TOP_TYPE_SIGNAL)
-        found.sections += sections
-        found.typed_variant += bool(bits & VARIANT_SIGNAL)
-        found.meta_type += bool(bits & META_TYPE_SIGNAL)
-        found.name_is_stem += bool(bits & NAME_IS_STEM_SIGNAL)
-        found.wikilinks += bool(bits & WIKILINKS_SIGNAL)
-        found.superseded += bool(bits & SUPERSEDED_SIGNAL)
-        found.typed_files += bool(bits & TYPED_SIGNALS) or sections
-        found.linked_files += bool(bits & LINKED_SIGNALS)
+        kinds[bits, sections] = kinds.get((bits, sections), 0) + 1
+    for (bits, sections), count in kinds.items():  # a few kinds, however many memories
+        found.typed_stem += count * bool(bits & TYPED_STEM_SIGNAL)
+        found.top_type += count * bool(bits & TOP_TYPE_SIGNAL)
+        found.sections += count * sections
+        found.typed_variant += count * bool(bits & VARIANT_SIGNAL)
+        found.meta_type += count * bool(bits & META_TYPE_SIGNAL)
+        found.name_is_stem += count * bool(bits & NAME_IS_STEM_SIGNAL)
+        found.wikilinks += count * bool(bits & WIKILINKS_SIGNAL)
+        found.superseded += count * bool(bits & SUPERSEDED_SIGNAL)
+        found.typed_files += count * (bool(bits & TYPED_SIGNALS) or sections)
+        found.linked_files += count * bool(bits & LINKED_SIGNALS)
     index = store.index
     if index is not None:
         found.index_entries = sum(1 for entry in index.entries if entry.canonical)

@@ -60,18 +60,12 @@ def load_index(source: SourceFile, cache: StoreCache | None = None) -> Index:
     body_start = frontmatter.end if frontmatter is not None else 0
     known = cache.index_entries(source, body_start) if cache is not None else None
     if known is not None:
-        return Index(source, frontmatter, body_start, [IndexEntry(*e) for e in known])
+        return Index(source, frontmatter, body_start, list(map(IndexEntry, *known)))
     entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
     if cache is not None:
-        cache.remember_index_entries(source, body_start, [_entry_fields(e) for e in entries])
+        columns = [[getattr(e, name) for e in entries] for name in IndexEntry.__match_args__]
+        cache.remember_index_entries(source, body_start, columns)
     return Index(source, frontmatter, body_start, entries)
-
-
-def _entry_fields(entry: IndexEntry) -> tuple:
-    return tuple(map(entry.__getattribute__, ENTRY_FIELDS))
-
-
-ENTRY_FIELDS = tuple(IndexEntry.__match_args__)
 
 
 def cached_loader(cache: StoreCache):
