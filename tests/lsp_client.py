@@ -24,6 +24,7 @@ class LspClient:
         tmpdir: Path | None = None,
         options: dict | None = None,
         resolve: bool = False,
+        watch: bool = True,
     ) -> None:
         env = dict(os.environ, PYTHONPATH=SRC)
         if tmpdir is not None:
@@ -60,7 +61,7 @@ class LspClient:
                     },
                     "workspace": {
                         "workspaceEdit": {"documentChanges": True},
-                        "didChangeWatchedFiles": {"dynamicRegistration": True},
+                        "didChangeWatchedFiles": {"dynamicRegistration": watch},
                         "fileOperations": {"willRename": True},
                     },
                 },

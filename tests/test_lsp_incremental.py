@@ -22,12 +22,33 @@ def findings(result) -> dict[str, list]:
     }
 
 
-def edits(rng: random.Random, texts: dict[str, str], names: list[str]):
+def index_edit(rng: random.Random, text: str, names: list[str]) -> str:
+    """MEMORY.md with a line dropped, an entry or a wikilink added, or a line changed."""
+    lines = text.split("\n")
+    at = rng.randrange(len(lines))
+    other = rng.choice(names)
+    kind = rng.randrange(4)
+    if kind == 0:
+        del lines[at]
+    elif kind == 1:
+        lines.insert(at, f"- [{other}]({other}.md) — added again")
+    elif kind == 2:
+        lines.insert(at, f"See [[{other}]] and [[gone-{rng.randrange(3)}]].")
+    else:
+        lines[at] = lines[at].replace("—", "-").upper()
+    return "\n".join(lines)
+
+
+def edits(rng: random.Random, texts: dict[str, str], names: list[str], index: str):
     """Edits an editor session makes: body text, links, names, descriptions,
     supersession, copied bodies (near duplicates), hidden characters, suppressions,
-    broken frontmatter, and going back to the text on disk."""
-    paths = sorted(texts)
+    broken frontmatter, going back to the text on disk, and MEMORY.md edits."""
+    paths = sorted(p for p in texts if p != index)
     while True:
+        if rng.random() < 0.2:
+            texts[index] = index_edit(rng, texts[index], names)
+            yield index
+            continue
         path = rng.choice(paths)
         text = texts[path]
         other = rng.choice(names)
@@ -61,17 +82,17 @@ def edits(rng: random.Random, texts: dict[str, str], names: list[str]):
         yield path
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_edits_lint_as_the_whole_store_does(tmp_path, seed):
     store = generate_store(tmp_path / "store", 60, seed=seed, defect_rate=0.2)
-    paths = sorted(str(p) for p in store.rglob("*.md") if p.name != "MEMORY.md")
+    paths = sorted(str(p) for p in store.rglob("*.md"))
     texts = {p: Path(p).read_text(encoding="utf-8") for p in paths}
-    names = [Path(p).stem for p in paths]
+    names = [Path(p).stem for p in paths if not p.endswith("MEMORY.md")]
     rng = random.Random(seed)
     kept = StoreLinter(str(tmp_path))
     try:
         buffers: dict[str, str] = {}
-        stream = edits(rng, texts, names)
+        stream = edits(rng, texts, names, str(store / "MEMORY.md"))
         for _ in range(40):
             path = next(stream)
             buffers[path] = texts[path]
@@ -100,5 +121,28 @@ def test_an_edit_of_a_body_relints_only_the_files_tied_to_it(tmp_path):
         assert second.store is first.store
         assert second.store.by_folded_name is tables
         assert linter.lint(path, {path: text + "\nthree\n"}).store is first.store
+    finally:
+        linter.close()
+
+
+def test_an_edit_of_the_index_parses_only_the_index(tmp_path):
+    """Typing in MEMORY.md keeps the store: its memories are neither read nor parsed
+    again, and the name tables stay; the index's own tables are built again."""
+    store = generate_store(tmp_path / "store", 60, seed=5, defect_rate=0.0)
+    index = str(store / "MEMORY.md")
+    text = Path(index).read_text(encoding="utf-8")
+    linter = StoreLinter(str(tmp_path))
+    try:
+        first = linter.lint(index, {index: text + "\n"})
+        names = first.store.by_folded_name
+        memories = list(first.store.memories)
+        lines = text.split("\n")
+        entry = next(i for i, line in enumerate(lines) if line.startswith("- ["))
+        dropped = "\n".join(lines[:entry] + lines[entry + 1 :])  # its memory is unindexed
+        second = linter.lint(index, {index: dropped})
+        assert second.store is first.store
+        assert second.store.by_folded_name is names
+        assert all(a is b for a, b in zip(second.store.memories, memories, strict=True))
+        assert any(d.code == "IX002" for found in second.by_path.values() for d in found)
     finally:
         linter.close()

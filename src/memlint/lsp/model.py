@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
+import time
 from typing import TYPE_CHECKING, cast
 
-from memlint.config import Settings, find_config, load_settings
+from memlint.config import CONFIG_NAMES, Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.records import dataclass, field, replace
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from memlint.sources.document import SourceFile
 
 SUPPRESSIBLE_SUFFIXES = (".md", ".markdown")
+WATCHED_NAMES = (*CONFIG_NAMES, ".gitignore")
 NEAR_DUPLICATE = "DU001"  # the rule whose pairs an edit changes through fingerprints
 
 
@@ -76,10 +79,13 @@ class StoreLinter:
         self._rules.clear()
         self._kept.clear()
 
-    def forget(self, path: str) -> None:
-        """Load the store holding ``path`` again on its next lint (files changed on disk)."""
-        for root in [r for r in self._kept if path.startswith(r + os.sep)]:
-            del self._kept[root]
+    def recheck(self, path: str) -> None:
+        """Check every file of the store holding ``path`` on disk before its next lint
+        (files changed there): changed memories and index are read again, anything
+        else loads the store again."""
+        for root, kept in self._kept.items():
+            if path.startswith(root + os.sep):
+                kept.disk.stale = True
 
     def settings_at(self, folder: str) -> Settings:
         """The settings of the nearest configuration file at or above ``folder``;
@@ -111,9 +117,14 @@ class StoreLinter:
             return root.path
         return os.path.dirname(path) if path.endswith(".jsonl") else None
 
-    def lint(self, path: str, buffers: dict[str, str]) -> LintResult | None:
+    def lint(
+        self, path: str, buffers: dict[str, str], watch_disk: bool = False
+    ) -> LintResult | None:
         """Lint the store holding ``path`` (every file reported on), each file of
-        ``buffers`` read as that text; ``None`` when ``path`` is in no store."""
+        ``buffers`` read as that text; ``None`` when ``path`` is in no store. A kept
+        store is first checked against the disk (:meth:`DiskState.changes`) after
+        :meth:`recheck`, and with ``watch_disk`` (a client that does not report file
+        changes) before every lint: its folders, and its files every ``SWEEP_SECONDS``."""
         settings = self.settings_for(path)
         root = self.root_of(path, settings)
         if root is None:
@@ -121,10 +132,13 @@ class StoreLinter:
         inside = {p: text for p, text in buffers.items() if p.startswith(root + os.sep)}
         kept = self._kept.get(root)
         if kept is not None:
-            result = kept.relint(inside, self.rules_for(kept.result.settings))
+            result = kept.relint(inside, self.rules_for(kept.result.settings), watch_disk)
             if result is not None:
                 return result
             del self._kept[root]  # one copy of the store in memory while loading again
+            if kept.disk.config_changed:  # settings, and so the stores, anew
+                self.reload()
+                return self.lint(path, buffers, watch_disk)
         return self._load(path, root, settings, buffers, inside)
 
     def _load(
@@ -158,7 +172,8 @@ class StoreLinter:
         result = _result(store, settings, found)
         held = {p for p in inside if p in result.sources}
         if store.root == root:
-            self._kept[root] = _Kept(result, results, held, set(inside) - held)
+            kept = _Kept(result, results, held, set(inside) - held, DiskState(store))
+            self._kept[root] = kept
         return result
 
     @staticmethod
@@ -225,11 +240,13 @@ class _Kept:
     results: _KeptResults
     held: set[str]
     foreign: set[str]
+    disk: DiskState
     ties: Ties | None = None
 
-    def relint(self, inside: dict[str, str], rules: list) -> LintResult | None:
-        """The store with the memories whose buffer text changed parsed again, linted;
-        ``None`` when it must be loaded again (a buffer closed or not a memory's)."""
+    def relint(self, inside: dict[str, str], rules: list, watch_disk: bool) -> LintResult | None:
+        """The store with the memories (and the index) whose text changed, in a buffer
+        or on disk, parsed again, linted; ``None`` when it must be loaded again (a file
+        created, deleted or renamed, a note store changed, a buffer not the store's)."""
         from memlint.engine import lint_store
         from memlint.sources.document import read_source
 
@@ -237,7 +254,13 @@ class _Kept:
         wanted = {p: t for p, t in inside.items() if p not in self.foreign}
         if any(p not in result.sources for p in wanted):
             return None  # a file the store did not hold: created, or not the store's
-        for path in self.held - set(wanted):  # closed: the file on disk again
+        reread = self.held - set(wanted)  # closed: the file on disk again
+        if watch_disk or self.disk.stale:
+            on_disk = self.disk.changes(set(wanted), folders_only=not self.disk.stale)
+            if on_disk is None:
+                return None
+            reread |= on_disk
+        for path in reread:
             source = result.sources[path]
             text = read_source(path, source.rel, source.display, result.settings.max_file_size)
             if text.text is None:
@@ -247,22 +270,30 @@ class _Kept:
         self.held = set(inside) - self.foreign
         if not changed:
             return result
-        loaded = _reloaded(result.store, changed, result.settings)
+        store = result.store
+        scope: set[str] | None = set()
+        index = store.index
+        if index is not None and index.file.path in changed:
+            source = _source_of(index.file, changed.pop(index.file.path), result.settings)
+            if source is None:
+                return None
+            scope = _edit_index(store, source, result.settings)
+        loaded = _reloaded(store, changed, result.settings)
         if loaded is None:
             return None
         if self.ties is None:
-            self.ties = Ties(result.store, any(rule.code == NEAR_DUPLICATE for rule in rules))
-        scope = self.ties.scope(loaded)
+            self.ties = Ties(store, any(rule.code == NEAR_DUPLICATE for rule in rules))
+        tied = self.ties.scope(loaded)
+        scope = None if scope is None or tied is None else scope | tied
         if all(_same_tables(old, new) for old, new in loaded):
-            store = result.store  # its derived tables hold: the memories change in place
-            _edit_in_place(store, loaded)
+            _edit_in_place(store, loaded)  # its derived tables hold: the memories change in place
         else:
-            edited = edited_store(result.store, changed, result.settings)
+            edited = edited_store(store, changed, result.settings)
             if edited is None:
                 return None
-            store = edited
-            if _profile(store) != _profile(result.store):
+            if _profile(edited) != _profile(store):
                 scope = None
+            store = edited
         if scope is not None and store.index is None:  # where IX001 reports a missing index
             scope.add(os.path.join(store.root, INDEX_NAME))
         store.report = scope
@@ -346,6 +377,151 @@ class Ties:
         return None if whole else scope
 
 
+SWEEP_SECONDS = 2.0  # how old a sweep of every file may be before a lint sweeps again
+TRACKED = (".md", ".markdown", ".jsonl")
+
+
+class DiskState:
+    """What a kept store was loaded from, to notice changes on disk without the
+    client's file events: each file's ``lstat`` signature and each folder's listing
+    (its subfolders and the files memlint may read; an editor's swap and temporary
+    files do not count)."""
+
+    def __init__(self, store: Store) -> None:
+        self.files: dict[str, tuple | None] = {}
+        folders = {store.root}
+        for source in (*store.files, *store.notes):
+            self.files[source.path] = _signature(source.path)
+            folder = os.path.dirname(source.path)
+            while folder.startswith(store.root + os.sep) and folder not in folders:
+                folders.add(folder)
+                folder = os.path.dirname(folder)
+        self.folders = {folder: _listing(folder) for folder in folders}
+        self.configs = {
+            path: _signature(path)
+            for folder in folders
+            for path in (os.path.join(folder, name) for name in CONFIG_NAMES)
+            if os.path.lexists(path)
+        }
+        self.config_changed = False
+        self.swept = time.monotonic()
+        self.stale = False  # a file event came: sweep every file before the next lint
+
+    def changes(self, held: set[str], folders_only: bool) -> set[str] | None:
+        """The files whose bytes may have changed on disk, buffers (``held``) apart;
+        ``None`` when more changed: a file or folder created, deleted or renamed, or a
+        file that is no longer a regular file. Folders are listed again when their
+        ``mtime`` moved; files are ``lstat``-ed too unless ``folders_only`` and the last
+        sweep is less than ``SWEEP_SECONDS`` old."""
+        if any(_signature(path) != signature for path, signature in self.configs.items()):
+            self.config_changed = True
+            return None
+        for folder, (mtime, names) in self.folders.items():
+            if _mtime(folder) != mtime:
+                listing = _listing(folder)
+                if listing[1] != names:
+                    return None
+                self.folders[folder] = listing
+        if folders_only and time.monotonic() - self.swept < SWEEP_SECONDS:
+            return set()
+        changed = set()
+        for path, signature in self.files.items():
+            if path in held:
+                continue
+            now = _signature(path)
+            if now != signature:
+                if now is None:
+                    return None
+                self.files[path] = now
+                changed.add(path)
+        self.swept = time.monotonic()
+        self.stale = False
+        return changed
+
+
+def _signature(path: str) -> tuple | None:
+    """A regular file's ``lstat`` signature (``None``: gone, or not a regular file)."""
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    return found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino
+
+
+def _mtime(folder: str) -> int | None:
+    try:
+        return os.lstat(folder).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _listing(folder: str) -> tuple[int | None, frozenset[str]]:
+    """A folder's ``mtime`` and the names in it that can change a store: folders,
+    files memlint reads, configuration and ignore files."""
+    mtime = _mtime(folder)
+    try:
+        with os.scandir(folder) as entries:
+            names = frozenset(
+                entry.name
+                for entry in entries
+                if entry.name.endswith(TRACKED)
+                or entry.name in WATCHED_NAMES
+                or entry.is_dir(follow_symlinks=False)
+            )
+    except OSError:
+        return None, frozenset()
+    return mtime, names
+
+
+def _source_of(old: SourceFile, text: str, settings: Settings) -> SourceFile | None:
+    """The file ``old`` read as ``text`` (``None`` when that cannot be read)."""
+    from memlint.discovery import source_from_bytes
+
+    data = text.encode("utf-8", "surrogatepass")
+    source = source_from_bytes(old.path, old.rel, old.display, data, settings.max_file_size)
+    return source if source.readable else None
+
+
+def _edit_index(store: Store, source: SourceFile, settings: Settings) -> set[str] | None:
+    """Put the index read from ``source`` in place in ``store`` (nothing else is read or
+    parsed again) and return the files whose findings it can change: the index, the
+    memories not indexed before or after (IX002 reports them, its fix points into the
+    index) and those the index's wikilinks reach before or after (a rename fix edits
+    them); ``None`` when that may be every file (the profile changed)."""
+    from memlint.detect import detect_profile
+    from memlint.parse import load_index
+
+    old = store.index
+    assert old is not None
+    scope = {old.file.path} | _index_ties(store)
+    profile = _profile(store)
+    at_file = {s.path: i for i, s in enumerate(store.files)}
+    store.files[at_file[old.file.path]] = source
+    store.index = load_index(source)
+    store.memo = None
+    _forget_tables(store, [name for name in vars(store) if name not in NAME_TABLES - INDEX_TABLES])
+    config = next((s for s in settings.stores if os.path.normpath(s.path) == store.root), None)
+    store.profile, store.profile_reason, store.profile_guess = detect_profile(store, config)
+    if _profile(store) != profile:
+        return None
+    return scope | _index_ties(store)
+
+
+def _index_ties(store: Store) -> set[str]:
+    """The memories the index does not index and those its wikilinks reach."""
+    from memlint.sources.markdown import scan_wikilinks
+
+    indexed = store.indexed_memories
+    found = {m.file.path for m in store.memories if id(m) not in indexed}
+    index = store.index
+    if index is not None and "[[" in (index.file.text or ""):
+        for link in scan_wikilinks(index.file.text or "", index.body_start):
+            found.update(m.file.path for m in store.resolve(link.target).memories)
+    return found
+
+
 # The derived tables of a Store that read of its memories only what ``_same_tables``
 # compares (names, descriptions, stems, paths, the index): they hold across an edit
 # in place. ``_linkers`` also reads the link targets. Any other table is built again.
@@ -365,6 +541,7 @@ NAME_TABLES = frozenset(
         "_index_links",
     )
 )
+INDEX_TABLES = frozenset(("_index_targets", "indexed_memories", "_unlinked", "_index_links"))
 
 
 def _reloaded(store: Store, texts: dict[str, str], settings: Settings):

@@ -246,7 +246,8 @@ class MemlintServer(LanguageServer):
 
     def _lint(self, path: str, snapshot: dict) -> model.LintResult | None:
         with self.lock:
-            return self.linter.lint(path, {p: text for p, (_, text) in snapshot.items()})
+            buffers = {p: text for p, (_, text) in snapshot.items()}
+            return self.linter.lint(path, buffers, watch_disk=not self.watched)
 
     def _root_holding(self, path: str) -> str | None:
         return next((root for root in self.results if path.startswith(root + os.sep)), None)
@@ -502,13 +503,14 @@ def did_close(ls: MemlintServer, params: lsp.DidCloseTextDocumentParams) -> None
 
 
 def _lint_uri(ls: MemlintServer, uri: str, *, from_disk: bool = False) -> None:
-    """Lint the document's store soon; ``from_disk``: read the store again first (a
-    client that does not report file changes: other files may have changed on disk)."""
+    """Lint the document's store soon; ``from_disk``: check every file of the store on
+    disk first (a client that does not report file changes; each lint checks the
+    store's folders, and its files every ``model.SWEEP_SECONDS``)."""
     path = _path(uri)
     if path is not None and path.endswith(LINTED_SUFFIXES):
         if from_disk:
             with ls.lock:
-                ls.linter.forget(path)
+                ls.linter.recheck(path)
         ls.lint_soon(path)
 
 
@@ -523,7 +525,7 @@ def did_change_watched_files(ls: MemlintServer, params: lsp.DidChangeWatchedFile
         if not path.endswith(LINTED_SUFFIXES):
             continue
         with ls.lock:
-            ls.linter.forget(path)
+            ls.linter.recheck(path)
         root = ls._root_holding(path)
         if root is None or root in done:
             continue
