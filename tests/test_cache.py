@@ -121,15 +121,15 @@ def test_default_cache_is_in_the_user_cache_folder(generated: Path, monkeypatch)
 
 def test_foreign_or_broken_cache_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "store.pickle"
-    path.write_bytes(b"not a pickle")
     cache = StoreCache(str(path), "key", SECRET)
-    assert cache.entries == {}
-    cache.entries["a.md"] = [b"d" * 16, None]
-    cache.changed = True
+    Path(cache.shard_path("a.md")).write_bytes(b"not a pickle")
+    assert cache.entries_for("a.md") == {}
+    source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x", text="x")
+    cache.remember_local_results(source, "linked", [])
     cache.save()
-    assert StoreCache(str(path), "key", SECRET).entries == {"a.md": [b"d" * 16, None]}
-    assert StoreCache(str(path), "other", SECRET).entries == {}
-    assert StoreCache(str(path), "key", b"x" * 32).entries == {}  # another user's key
+    assert StoreCache(str(path), "key", SECRET).local_results(source, "linked") == []
+    assert StoreCache(str(path), "other", SECRET).entries_for("a.md") == {}
+    assert StoreCache(str(path), "key", b"x" * 32).entries_for("a.md") == {}  # another user's
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
 
 
@@ -142,18 +142,19 @@ def test_planted_pickle_runs_nothing(tmp_path: Path) -> None:
         def __reduce__(self):
             return (os.system, (f"touch {marker}",))
 
-    path = tmp_path / "store.pickle"
+    store_path = str(tmp_path / "store.pickle")
+    path = Path(StoreCache(store_path, "key", SECRET).shard_path("a.md"))
     path.write_bytes(pickle.dumps(("key", {"a.md": [b"", Exploit(), None]})))
-    assert StoreCache(str(path), "key", SECRET).entries == {}  # no MAC: never unpickled
+    assert StoreCache(store_path, "key", SECRET).entries_for("a.md") == {}  # no MAC: not read
     body = pickle.dumps(("key", {"a.md": [b"", Exploit(), None]}))
     path.write_bytes(MAGIC + _mac(SECRET, body) + body)  # even under the key: refused class
-    assert StoreCache(str(path), "key", SECRET).entries == {}
+    assert StoreCache(store_path, "key", SECRET).entries_for("a.md") == {}
     assert not marker.exists()
     source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x", text="x")
     digest = source_digest(source)
     body = pickle.dumps(("key", {"a.md": [digest, pickle.dumps(Exploit())]}))
     path.write_bytes(MAGIC + _mac(SECRET, body) + body)
-    assert StoreCache(str(path), "key", SECRET).memory_facts(source) is None  # blob refused
+    assert StoreCache(store_path, "key", SECRET).memory_facts(source) is None  # blob refused
     assert not marker.exists()
 
 
@@ -497,23 +498,28 @@ def test_malformed_cached_facts_and_results_are_not_used(
     cache_dir = tmp_path / "cache"
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
-    (entries_path,) = (p for p in cache_dir.glob("*.pickle") if p.name.count(".") == 1)
-    key, entries = unseal(entries_path)
+    shards = [p for p in cache_dir.glob("*.pickle") if p.name.count(".") == 1]
+    assert len(shards) > 1
     planted_facts = [("x",), (None, 0, ((1,),), (0, b""), True), "facts"]
     planted_results = [("linked", [1, 2]), ["linked", []], ("linked", "x")]
-    for n, entry in enumerate(entries.values()):
-        facts, results = pickle.loads(entry[1])
-        if facts is not None and n % 2:
-            fields = facts[0][4] if facts[0] else ()
-            if fields and n % 4 == 1:  # a field whose key is not a string
-                frontmatter = (*facts[0][:4], ((None, *fields[0][1:]), *fields[1:]), *facts[0][5:])
-                facts = (frontmatter, *facts[1:])
+    n = 0
+    for entries_path in shards:
+        key, entries = unseal(entries_path)
+        for entry in entries.values():
+            n += 1
+            facts, results = pickle.loads(entry[1])
+            if facts is not None and n % 2:
+                fields = facts[0][4] if facts[0] else ()
+                if fields and n % 4 == 1:  # a field whose key is not a string
+                    fm = facts[0]
+                    frontmatter = (*fm[:4], ((None, *fields[0][1:]), *fields[1:]), *fm[5:])
+                    facts = (frontmatter, *facts[1:])
+                else:
+                    facts = planted_facts[n % len(planted_facts)]
             else:
-                facts = planted_facts[n % len(planted_facts)]
-        else:
-            results = planted_results[n % len(planted_results)]
-        entry[1] = pickle.dumps([facts, results])
-    reseal(entries_path, key, entries)
+                results = planted_results[n % len(planted_results)]
+            entry[1] = pickle.dumps([facts, results])
+        reseal(entries_path, key, entries)
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     memo_key, memo = unseal(memo_path)
     reseal(memo_path, memo_key, (memo[0], memo[1], memo[2], [3, 4], memo[4]))
@@ -686,3 +692,16 @@ def test_malformed_summary_columns_are_not_used(generated: Path, tmp_path: Path,
         memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
         expected = report(generated, capsys, "--no-cache")
         assert report(generated, capsys, "--cache-dir", str(cache_dir)) == expected
+
+
+def test_one_edited_file_rewrites_one_shard_of_facts(generated: Path, tmp_path: Path, capsys):
+    """The per-file facts and results are kept in shards: a run after one memory changed
+    writes back the shard holding it, not every file's entry."""
+    cache_dir = tmp_path / "cache"
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    shards = {p: p.read_bytes() for p in cache_dir.glob("*.pickle") if p.name.count(".") == 1}
+    assert len(shards) > 10
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[2]
+    memory.write_text(memory.read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    assert sum(path.read_bytes() != data for path, data in shards.items()) == 1

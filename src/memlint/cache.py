@@ -11,14 +11,16 @@ through one inside the working directory) or belongs to another user is refused,
 and so is a cache folder holding files memlint did not write (the run goes on
 without the cache, with a warning).
 
-Each store root has three pickles in the cache folder:
+Each store root has these files in the cache folder:
 
-- ``store-<id>.pickle``: per file (by store-relative path), the content
-  digest (SHA-256) and a blob holding the parse facts of a memory
-  (frontmatter fields, body start, wikilinks, fingerprint: compact tuples
-  from which ``Memory`` is rebuilt without parsing) and the results of the
-  ``local`` rules on that file for one profile. An entry is valid while the
-  file's digest is unchanged.
+- ``store-<id>-<nn>.pickle``, ``SHARDS`` of them (a file's shard is the CRC-32 of
+  its store-relative path): per file, the content digest (SHA-256) and a blob
+  holding the parse facts of a memory (frontmatter fields, body start,
+  wikilinks, fingerprint: compact tuples from which ``Memory`` is rebuilt
+  without parsing) and the results of the ``local`` rules on that file for one
+  profile. An entry is valid while the file's digest is unchanged. A shard is
+  read when one of its files is asked for and written again only when one of
+  its entries changed: one edited file rewrites a 64th of the facts.
 - ``store-<id>.files.pickle``: per file, its ``lstat`` signature (size,
   mtime, ctime, inode, device) when last read, with its digest and whether it
   mentions a suppression. A file whose signature is unchanged is not read
@@ -59,6 +61,7 @@ import os
 import stat
 import struct
 import sys
+import zlib
 from itertools import chain
 
 from memlint import __version__
@@ -68,7 +71,8 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 15  # 15: summaries kept one column per field
+FORMAT = 16  # 16: per-file entries in shards
+SHARDS = 64
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
 HEADER_SIZE = len(MAGIC) + MAC_SIZE
@@ -326,8 +330,8 @@ class StoreCache:
         self._index_entries: tuple | None = None  # (digest, body start, entries) to save
         self.key = key
         self.secret = secret
-        self.changed = False
-        self._entries: dict[str, list] | None = None
+        self._shards: dict[int, dict[str, list]] = {}  # shard -> rel -> [digest, blob]
+        self._changed_shards: set[int] = set()
         self._opened: dict[str, list] = {}  # rel -> [facts, results], unpickled this run
         self._dirty: set[str] = set()
         self._handed: set[str] = set()  # facts given away by ``memory_facts``, still in the blob
@@ -339,13 +343,19 @@ class StoreCache:
         self._rows: dict[str, tuple] | None = None  # rel -> (digest, summary facts, fingerprint)
         self._rows_changed = False
 
-    @property
-    def entries(self) -> dict[str, list]:
-        """Per-file entries, read from disk on first use (a memo hit never needs them)."""
-        if self._entries is None:
-            loaded = _load(self.path, self.key, self.secret)
-            self._entries = loaded if isinstance(loaded, dict) else {}
-        return self._entries
+    def shard_path(self, rel: str) -> str:
+        """The file holding the entry of ``rel``."""
+        return f"{self.path.removesuffix('.pickle')}-{_shard(rel):02d}.pickle"
+
+    def entries_for(self, rel: str) -> dict[str, list]:
+        """The per-file entries of the shard holding ``rel``, read on first use (a memo
+        hit reads none)."""
+        shard = _shard(rel)
+        found = self._shards.get(shard)
+        if found is None:
+            loaded = _load(self.shard_path(rel), self.key, self.secret)
+            found = self._shards[shard] = loaded if isinstance(loaded, dict) else {}
+        return found
 
     def digest(self, source: SourceFile) -> bytes:
         known = source.known
@@ -387,7 +397,8 @@ class StoreCache:
         if opened is not None:
             return opened
         digest = self.digest(source)
-        entry = self.entries.get(rel)
+        entries = self.entries_for(rel)
+        entry = entries.get(rel)
         loaded: object = None
         if type(entry) is list and len(entry) == 2 and entry[0] == digest:
             loaded = _loads(entry[1])
@@ -395,7 +406,7 @@ class StoreCache:
             opened = loaded
         else:
             opened = [None, None]
-            self.entries[rel] = [digest, None]
+            entries[rel] = [digest, None]
             self._dirty.add(rel)
         self._opened[rel] = opened
         return opened
@@ -417,7 +428,7 @@ class StoreCache:
 
     def _blob_facts(self, rel: str) -> tuple | None:
         """The facts in the saved blob of ``rel`` (an unchanged entry's)."""
-        old = _loads(self.entries[rel][1])
+        old = _loads(self.entries_for(rel)[rel][1])
         return old[0] if isinstance(old, list) and len(old) == 2 else None
 
     # -- the index's entries ------------------------------------------------------
@@ -493,13 +504,13 @@ class StoreCache:
 
     def forget_missing(self, store) -> None:
         """Drop the per-file entries of files no longer in ``store`` (if they were read)."""
-        if self._entries is None and self._rows is None:
+        if not self._shards and self._rows is None:
             return
         present = {source.rel for source in (*store.files, *store.notes)}
-        entries = self._entries or {}
-        for rel in [rel for rel in entries if rel not in present]:
-            del entries[rel]
-            self.changed = True
+        for shard, entries in self._shards.items():  # the shards read (the others stay)
+            for rel in [rel for rel in entries if rel not in present]:
+                del entries[rel]
+                self._changed_shards.add(shard)
         if self._rows is not None:
             for rel in [rel for rel in self._rows if rel not in present]:
                 del self._rows[rel]
@@ -565,21 +576,29 @@ class StoreCache:
 
         if self._signatures is not None and self._signatures_seen != self._signatures:
             _dump(self.files_path, self.key, self.secret, self._signatures_seen)
+        changed = self._changed_shards
         for rel in self._dirty:
-            if rel in self.entries:
+            entries = self.entries_for(rel)
+            if rel in entries:
                 opened = self._opened[rel]
                 if opened[0] is None and rel in self._handed:  # new results, same facts
                     opened = [self._blob_facts(rel), opened[1]]
                 blob = pickle.dumps(opened, protocol=pickle.HIGHEST_PROTOCOL)
-                self.entries[rel][1] = blob
-        if self.changed or self._dirty:
-            _dump(self.path, self.key, self.secret, self.entries)
+                entries[rel][1] = blob
+                changed.add(_shard(rel))
+        for shard in sorted(changed):
+            path = f"{self.path.removesuffix('.pickle')}-{shard:02d}.pickle"
+            _dump(path, self.key, self.secret, self._shards[shard])
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
         if self._rows_changed and self._rows is not None:
             _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
         if self._index_entries is not None:
             _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
+
+
+def _shard(rel: str) -> int:
+    return zlib.crc32(rel.encode("utf-8", "surrogatepass")) % SHARDS
 
 
 INDEX_ENTRY_TYPES = (int, int, int, str, str, str, int, int, str, bool, bool)  # IndexEntry's
