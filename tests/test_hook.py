@@ -297,6 +297,41 @@ def test_a_broken_config_never_fails_the_session(project):
     assert err.startswith("memlint: hook: configuration error")
 
 
+@pytest.mark.parametrize("event", ["PostToolUse", "PreToolUse"])
+@pytest.mark.parametrize("where", ["file", "cwd"])
+def test_a_path_no_file_system_can_hold_is_left_alone_with_a_clear_line(project, event, where):
+    """A lone surrogate cannot be encoded as a file name: no such file was written."""
+    raw = str(project / "memory" / "x\ud800y.md")
+    cwd = str(project) + "\ud800" if where == "cwd" else str(project)
+    if where == "cwd":
+        raw = "memory/feedback_tests.md"
+    name = "post_write.json" if event == "PostToolUse" else "pre_write.json"
+    data = payload(name, project, FILE=raw, CONTENT=BAD_YAML, TYPE="create", ROOT=cwd)
+    args = ("--strict",) if event == "PreToolUse" else ()
+    code, out, err = run_hook(project, data, *args)
+    assert (code, out) == (0, "")
+    assert err.startswith("memlint: hook: ") and "not a path this system can hold" in err
+    assert "internal error" not in err
+
+
+def test_stop_passes_over_paths_no_file_system_can_hold(project):
+    broken = GOOD.replace("before landing\ntype", ": x: y\ntype")
+    path = write(project, "memory/feedback_tests.md", broken)
+    transcript = _transcript(project, (path, GOOD))
+    with open(transcript, "a", encoding="utf-8") as handle:  # a write to an impossible path
+        odd = {"toolUseResult": {"filePath": str(project / "memory/x\ud800.md")}}
+        handle.write(json.dumps(odd) + "\n")
+    code, out, err = run_hook(
+        project, payload("stop.json", project, TRANSCRIPT=str(transcript), ACTIVE=False)
+    )
+    assert (code, err) == (0, "")
+    assert "memory/feedback_tests.md:3 FM003" in json.loads(out)["reason"]
+    odd_transcript = payload("stop.json", project, TRANSCRIPT=str(project) + "/\ud800.jsonl")
+    code, out, err = run_hook(project, odd_transcript.replace(b'"$ACTIVE"', b"false"))
+    assert (code, out) == (0, "")
+    assert "internal error" not in err
+
+
 # -- PreToolUse (--strict) ---------------------------------------------------------------
 
 SECRET = NEW_MEMORY.replace(

@@ -110,6 +110,8 @@ def _handle(event: dict, strict: bool) -> int:
     cwd = event.get("cwd")
     if not isinstance(cwd, str):
         cwd = os.getcwd()
+    if not _holdable(cwd):
+        raise _Skip(f"cwd {cwd!r} is not a path this system can hold, nothing checked")
     if name in ("PreToolUse", "PostToolUse"):
         if name == "PreToolUse" and not strict:
             return 0
@@ -120,7 +122,11 @@ def _handle(event: dict, strict: bool) -> int:
         if not isinstance(raw_path, str) or not raw_path or "\0" in raw_path:
             return 0
         path = os.path.normpath(os.path.join(cwd, raw_path))
-        if not path.endswith((".md", ".jsonl")) or not _may_be_memory(path, cwd):
+        if not path.endswith((".md", ".jsonl")):
+            return 0
+        if not _holdable(path):  # no such file can have been written
+            raise _Skip(f"file_path {raw_path!r} is not a path this system can hold, not checked")
+        if not _may_be_memory(path, cwd):
             return 0
         if name == "PreToolUse":
             return _pre_tool_use(path, cwd, tool, tool_input)
@@ -133,6 +139,16 @@ def _handle(event: dict, strict: bool) -> int:
 
 
 # -- is it a memory? ------------------------------------------------------------------
+
+
+def _holdable(path: str) -> bool:
+    """Whether ``path`` can name a file here (JSON may carry a lone surrogate, which
+    no file name encodes to)."""
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        return False
+    return True
 
 
 def claude_home() -> str:
@@ -641,7 +657,7 @@ def _stop(event: dict, cwd: str) -> int:
     if event.get("stop_hook_active"):
         return 0
     transcript = event.get("transcript_path")
-    if not isinstance(transcript, str):
+    if not isinstance(transcript, str) or not _holdable(transcript):
         return 0
     remaining = session_writes(transcript, cwd)
     messages: list[str] = []
@@ -697,7 +713,7 @@ def session_writes(transcript: str, cwd: str) -> dict[str, str | None]:
             continue
         for raw, original, is_result in _writes_in(record):
             path = os.path.normpath(os.path.join(cwd, raw))
-            if path in settled:
+            if path in settled or not _holdable(path):
                 continue
             if not path.endswith((".md", ".jsonl")) or not _may_be_memory(path, cwd):
                 continue
