@@ -87,32 +87,102 @@ def _warm(project: Path, store: Path) -> None:
     caches.save()
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_the_hook_blames_what_whole_store_runs_tell_apart(tmp_path, monkeypatch, seed):
+def _case(tmp_path, monkeypatch, seed: int):
+    """A generated store, one memory of it (or, one seed in four, a new file beside
+    them, created from another memory's text) and the text a write gives it; the
+    cache as ``seed % 3`` says, the file on disk as before the write."""
     rng = random.Random(seed)
     project = tmp_path / "project"
     store = generate_store(project / "memory", 16, seed=seed, defect_rate=0.35)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.chdir(project)
     with open(store / "MEMORY.md", "a", encoding="utf-8") as index:
         index.write(f"- [Gone]({GONE}.md) — removed long ago\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
     paths = sorted(p for p in store.rglob("*.md") if p.name != "MEMORY.md")
-    target = rng.choice(paths)
     texts = {p: p.read_text(encoding="utf-8") for p in paths}
+    target = rng.choice(paths)
     others = [p.stem for p in paths if p != target]
     before = texts[target]
     after = mutate(rng, before, others, [texts[p] for p in paths if p != target])
+    if seed % 4 == 3:  # a new file
+        target, before = target.with_name(f"new-{seed}.md"), None
     cache = seed % 3  # 0: none, 1: warmed at the state before, 2: warmed at another state
     if cache == 2:
-        target.write_text(before + "\n<!-- another state -->\n", encoding="utf-8")
+        target.write_text((before or "") + "\n<!-- another state -->\n", encoding="utf-8")
     if cache:
         _warm(project, store)
-    target.write_text(before, encoding="utf-8")
-    expected_before = whole(store)
-    target.write_text(after, encoding="utf-8")
-    expected = keys(whole(store)) - keys(expected_before)
+    if before is None:
+        target.unlink(missing_ok=True)
+    else:
+        target.write_text(before, encoding="utf-8")
+    return project, store, target, before, after
 
-    response = {"type": "update", "filePath": str(target), "originalFile": before}
+
+def _whole_after(store: Path, target: Path, after: str) -> list:
+    text = target.read_text(encoding="utf-8") if target.exists() else None
+    target.write_text(after, encoding="utf-8")
+    found = whole(store)
+    if text is None:
+        target.unlink()
+    else:
+        target.write_text(text, encoding="utf-8")
+    return found
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_hook_blames_what_whole_store_runs_tell_apart(tmp_path, monkeypatch, seed):
+    project, store, target, before, after = _case(tmp_path, monkeypatch, seed)
+    expected = keys(_whole_after(store, target, after)) - keys(whole(store))
+    target.write_text(after, encoding="utf-8")
+    response = {"type": "create", "filePath": str(target), "content": after}
+    if before is not None:
+        response = {"type": "update", "filePath": str(target), "originalFile": before}
     tool_input = {"file_path": str(target), "content": after}
     new, _ = hook.post_write(str(target), str(project), "Write", tool_input, response)
     assert keys(new) == expected, (seed, target.name)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_strict_denies_what_whole_store_runs_tell_apart(tmp_path, monkeypatch, seed):
+    project, store, target, _, after = _case(tmp_path, monkeypatch, seed)
+    certain = set(hook.CERTAIN_BREAKAGE)
+    expected = keys(_whole_after(store, target, after)) - keys(whole(store))
+    expected = Counter({key: n for key, n in expected.items() if key[0] in certain})
+    new, _ = hook.pre_write(str(target), str(project), after, target.exists())
+    assert keys(new) == expected, (seed, target.name)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_stop_blames_what_whole_store_runs_tell_apart(tmp_path, monkeypatch, seed):
+    """Two memories the session wrote (one, one seed in four, a file it created):
+    the errors in them that they had not in the store as it is with their texts as
+    the session found them (a created file: all of its errors)."""
+    project, store, target, before, after = _case(tmp_path, monkeypatch, seed)
+    rng = random.Random(-seed)
+    second = rng.choice(sorted(p for p in store.rglob("*.md") if p.name != "MEMORY.md"))
+    first_text = second.read_text(encoding="utf-8")
+    target.write_text(after, encoding="utf-8")
+    written = {target: before, second: first_text}
+    if second != target:
+        others = [p.stem for p in store.rglob("*.md") if p != second]
+        second.write_text(mutate(rng, first_text, others, [after]), encoding="utf-8")
+    files = {str(p) for p in written}
+
+    def errors(found) -> Counter:
+        return Counter(
+            (d.code, d.path, d.message)
+            for d in found
+            if d.severity is Severity.ERROR and d.path in files
+        )
+
+    now = errors(whole(store))
+    known = {p: t for p, t in written.items() if t is not None}
+    texts_now = {p: p.read_text(encoding="utf-8") for p in known}
+    for path, text in known.items():
+        path.write_text(text, encoding="utf-8")
+    found_then = errors(d for d in whole(store) if Path(d.path) in known)
+    for path, text in texts_now.items():
+        path.write_text(text, encoding="utf-8")
+    expected = now - found_then
+    messages, _ = hook.session_errors({str(p): t for p, t in written.items()}, str(project))
+    assert errors(messages) == expected, (seed, sorted(files))

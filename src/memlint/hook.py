@@ -14,9 +14,10 @@ Claude Code runs the command with one JSON event on stdin. What memlint answers:
 
 The state before a PostToolUse write is, in order of preference: the tool's own
 ``tool_response.originalFile``; the edit reversed on the file as it is now, when each
-``new_string`` occurs exactly once; for a file that did not exist, no findings. When
-none applies (a ``Write`` over an existing file without ``originalFile``), every
-finding in the written file is its own and findings elsewhere are not reported.
+``new_string`` occurs exactly once; for a file the write created (``type: create``),
+the store without it. When none applies (a ``Write`` over an existing file without
+``originalFile``), every finding in the written file is its own and findings
+elsewhere are not reported.
 Findings are compared by code, file and message (lines shift with an edit): a
 finding in another file can only change through a cross-file rule, as that file
 itself did not change.
@@ -418,17 +419,18 @@ def post_write(path: str, cwd: str, tool: str, tool_input: dict, response) -> tu
     holding ``path`` (``None`` when it is in no store).
 
     The store is loaded once, as the write left it; the state before the write is
-    that store with the written memory's text replaced. Only the written file and the
-    files cross-file rules tie to it are linted, in both states; the state before is
-    read from the cache's whole-store result when that is exactly it (the store as
-    ``memlint check`` last saw it)."""
+    that store with the written memory's text replaced (see ``_blame``)."""
     linter = _Linter(path, cwd)
     store = linter.load()
     if store is None:
         return [], None
     now = _current_bytes(path)
     before_text = previous_content(tool, tool_input, response, _decoded(now))
-    if not isinstance(before_text, str):  # new, or its old content unknown: all its own
+    if before_text is ABSENT:  # created: the state before is the store without it
+        earlier = _store_without(linter, store, path)
+        if earlier is not None:
+            return _blame(linter, store, earlier, path, _shown), store
+    if not isinstance(before_text, str):  # its old content unknown: all its own
         after = _shown(linter.lint_loaded(store, {path}))
         return [d for d in after if d.path == path], store
     earlier = _store_before(linter, store, path, before_text)
@@ -438,20 +440,41 @@ def post_write(path: str, cwd: str, tool: str, tool_input: dict, response) -> tu
             return [], store
         before = linter.lint({path: before_text.encode("utf-8", "surrogatepass")})
         return new_findings(before, after), store
-    report = None  # a write that changed the store's profile can change every file's findings
-    if earlier.profile == store.profile:
-        report = _involved(store, earlier, path, linter.runs(store, "DU001"))
-    after = _shown(linter.lint_loaded(store, report))
+    return _blame(linter, store, earlier, path, _shown), store
+
+
+def _blame(linter: _Linter, after_state, before_state, path: str, wanted) -> list:
+    """The findings ``wanted`` picks from the state after a write of the memory at
+    ``path`` that the state before does not have; one of the two states is the store
+    as loaded, the other that store with the memory's text replaced.
+
+    Both are linted on the written file and the files cross-file rules tie to it
+    (``_involved``), or on everything when the write changed the store's profile. The
+    state before is linted only on the files with findings after and by their rules
+    (all rules when unused suppressions or crashes are among them, as those depend on
+    every rule's findings); a state the cache's whole-store result is exactly (the
+    store as ``memlint check`` last saw it) is read from it."""
+    report = None
+    if after_state.profile == before_state.profile:
+        near = linter.runs(after_state, "DU001")
+        report = _involved(after_state, before_state, path, near)
+    after = wanted(linter.lint_loaded(after_state, report, _cache_for(linter, after_state)))
     if not after:
-        return [], store
-    cache = linter.fresh_cache(earlier)
-    earlier.memo = cache.memo(earlier) if cache is not None else None
-    # only the findings after the write can be new: the state before is linted on
-    # their files with their rules (all rules when unused suppressions or crashes are
-    # among them, as those depend on every rule's findings)
-    rules = linter.rules_of(earlier, {d.code for d in after})
-    before = linter.lint_loaded(earlier, {d.path for d in after}, cache, rules)
-    return new_findings(before, after), store
+        return []
+    rules = linter.rules_of(before_state, {d.code for d in after})
+    cache = _cache_for(linter, before_state)
+    before = linter.lint_loaded(before_state, {d.path for d in after}, cache, rules)
+    return new_findings(before, after)
+
+
+def _cache_for(linter: _Linter, state):
+    """The result cache for ``state``: the load's for the store as loaded; for a store
+    derived from it, a fresh one, and its memo when the cache's result is that state."""
+    if state is linter.store:
+        return _OWN
+    cache = linter.fresh_cache(state)
+    state.memo = cache.memo(state) if cache is not None else None
+    return cache
 
 
 def _shown(found: list) -> list:
@@ -478,6 +501,8 @@ def _involved(store, earlier, path: str, near_duplicates: bool) -> set[str]:
 
     now, then = memory_at(store, path), memory_at(earlier, path)
     found = {path} | (involved(store, path, near_duplicates) or set())
+    if then is None:  # a new file: the state before has nothing tied to it
+        return found
     if _identity(now) != _identity(then):
         found |= involved(earlier, path, near_duplicates) or set()
     elif near_duplicates:  # the same ties, but other near duplicates
@@ -557,13 +582,7 @@ def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
     content = simulated_content(tool, tool_input, _decoded(now))
     if content is None:
         return 0  # the tool itself will refuse the edit
-    linter = _Linter(path, cwd)
-    after = linter.lint({path: content.encode("utf-8", "surrogatepass")})
-    after = [d for d in after if d.code in CERTAIN_BREAKAGE]
-    if linter.store is None or not after:
-        return 0
-    store = linter.store
-    new = new_findings(linter.lint(), after)
+    new, store = pre_write(path, cwd, content, now is not None)
     if not new:
         return 0
     kinds = sorted({CERTAIN_BREAKAGE[d.code] for d in new})
@@ -579,6 +598,54 @@ def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
         }
     )
     return 0
+
+
+def pre_write(path: str, cwd: str, content: str, exists: bool) -> tuple[list, object]:
+    """The certain breakage (``CERTAIN_BREAKAGE``) writing ``content`` to ``path`` would
+    introduce, and the store holding ``path``. The store is loaded once: as on disk,
+    the state after being that store with the memory's text replaced; or, for a file
+    that does not exist yet, with the file, the state before being that store without
+    it. Anything else (the index, notes) is loaded in both states."""
+
+    def certain(found: list) -> list:
+        return [d for d in found if d.code in CERTAIN_BREAKAGE]
+
+    linter = _Linter(path, cwd)
+    data = content.encode("utf-8", "surrogatepass")
+    if exists:
+        store = linter.load()
+        later = _store_before(linter, store, path, content) if store is not None else None
+        if later is not None:
+            return _blame(linter, later, store, path, certain), store
+    else:
+        store = linter.load({path: data})
+        earlier = _store_without(linter, store, path) if store is not None else None
+        if earlier is not None:
+            return _blame(linter, store, earlier, path, certain), store
+    after = certain(linter.lint({path: data}))
+    if linter.store is None or not after:
+        return [], None
+    store = linter.store
+    return new_findings(linter.lint(), after), store
+
+
+def _store_without(linter: _Linter, store, path: str):
+    """``store`` without its memory at ``path``, as the store on disk is before that
+    file is created; ``None`` when ``path`` is no memory of it or the store would be
+    left without memories (the file may be what makes it a store)."""
+    from memlint.detect import detect_profile
+    from memlint.records import replace
+
+    memories = [memory for memory in store.memories if memory.file.path != path]
+    if len(memories) == len(store.memories) or not memories:
+        return None
+    smaller = replace(store, files=[s for s in store.files if s.path != path], memo=None)
+    smaller.memories = memories
+    smaller.index = store.index
+    settings = store.settings or linter.settings
+    config = next((s for s in settings.stores if os.path.normpath(s.path) == store.root), None)
+    smaller.profile, smaller.profile_reason, smaller.profile_guess = detect_profile(smaller, config)
+    return smaller
 
 
 # -- SessionStart ---------------------------------------------------------------------
@@ -652,41 +719,67 @@ def _shell_quote(path: str) -> str:
 
 
 def _stop(event: dict, cwd: str) -> int:
-    from memlint.diagnostics import Severity
-
     if event.get("stop_hook_active"):
         return 0
     transcript = event.get("transcript_path")
     if not isinstance(transcript, str) or not _holdable(transcript):
         return 0
-    remaining = session_writes(transcript, cwd)
-    messages: list[str] = []
-    store = None
-    while remaining:  # one store at a time: linted as it is, and as the session found it
-        first = next(iter(remaining))
-        mine = {first: remaining.pop(first)}
-        linter = _Linter(first, cwd)
-        after = linter.lint()
-        if linter.store is None:
-            continue
-        if not any(d.severity is Severity.ERROR for d in after):
-            continue
-        store = linter.store
-        held = {s.path for s in (*store.files, *store.notes)}
-        mine.update((p, remaining.pop(p)) for p in list(remaining) if p in held)
-        known = {p: o.encode("utf-8", "surrogatepass") for p, o in mine.items() if o is not None}
-        before = linter.lint(known) if known else []
-        new = new_findings(
-            [d for d in before if d.path in known], [d for d in after if d.path in known]
-        )
-        new += [d for d in after if d.path in mine and d.path not in known]
-        messages.extend(d for d in new if d.severity is Severity.ERROR)
+    messages, store = session_errors(session_writes(transcript, cwd), cwd)
     if not messages:
         return 0
     head = "memlint: memory files written in this session still have errors; fix them first"
     reason = _capped(agent_report(messages, head, store, cwd))
     _emit_json({"decision": "block", "reason": reason})
     return 0
+
+
+def session_errors(written: dict[str, str | None], cwd: str) -> tuple[list, object]:
+    """The errors in the files of ``written`` (path -> text when the session first
+    touched it, ``None`` for a file it created or an unknown text) that they did not
+    have then, and the last store holding one. Each store is loaded once, as it is;
+    the state the session found is that store with those memories' texts replaced."""
+    from memlint.diagnostics import Severity
+
+    remaining = dict(written)
+    messages: list = []
+    store = None
+    while remaining:  # one store at a time: linted as it is, and as the session found it
+        first = next(iter(remaining))
+        mine = {first: remaining.pop(first)}
+        linter = _Linter(first, cwd)
+        loaded = linter.load()
+        if loaded is None:
+            continue
+        held = {s.path for s in (*loaded.files, *loaded.notes)}
+        mine.update((p, remaining.pop(p)) for p in list(remaining) if p in held)
+        errors = [
+            d
+            for d in linter.lint_loaded(loaded, set(mine))
+            if d.severity is Severity.ERROR and d.path in mine
+        ]
+        if not errors:
+            continue
+        store = loaded
+        known = {p: o for p, o in mine.items() if o is not None}
+        messages += [d for d in errors if d.path not in known]
+        errors = [d for d in errors if d.path in known]
+        if errors:
+            messages += new_findings(_session_start_state(linter, store, known, errors), errors)
+    return messages, store
+
+
+def _session_start_state(linter: _Linter, store, known: dict[str, str], errors: list) -> list:
+    """The findings, by the rules of ``errors``, on the files of ``known`` read as its
+    texts (how the session found them): ``store`` with those memories' texts
+    replaced, or, when one is no memory of it (the index, notes), loaded again so."""
+    from memlint.lsp.model import edited_store
+
+    earlier = edited_store(store, known, store.settings or linter.settings)
+    if earlier is None:
+        return linter.lint({p: t.encode("utf-8", "surrogatepass") for p, t in known.items()})
+    rules = linter.rules_of(earlier, {d.code for d in errors})
+    cache = _cache_for(linter, earlier)
+    return linter.lint_loaded(earlier, set(known), cache, rules)
 
 
 def session_writes(transcript: str, cwd: str) -> dict[str, str | None]:
