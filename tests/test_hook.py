@@ -332,6 +332,27 @@ def test_stop_passes_over_paths_no_file_system_can_hold(project):
     assert "internal error" not in err
 
 
+def _utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def test_the_output_stays_within_claude_codes_cap_as_it_counts(project):
+    """Claude Code persists hook output over 10,000 characters, counted in UTF-16 code
+    units, and shows the model a 2 KB preview: what the hook writes stays within that,
+    however wide the characters of the paths it names, cut after a whole line."""
+    folder = "memory/" + "/".join(["\U0001f4dd" * 60] * 3)  # 3 folders of 60 emoji
+    links = "".join(f"See [[ghost-{n}]].\n" for n in range(30))
+    content = NEW_MEMORY.replace("Releases go out on Tuesdays.\n", links)
+    (project / folder).mkdir(parents=True)
+    path = write(project, f"{folder}/project_release.md", content)
+    data = payload("post_write.json", project, FILE=str(path), CONTENT=content, TYPE="create")
+    code, out, err = run_hook(project, data)
+    assert (code, out) == (2, "")
+    assert " IX002 " in err and " LK001 (warning) " in err
+    assert _utf16_units(err) <= 10_000
+    assert err.endswith("… (cut)\n")
+
+
 # -- PreToolUse (--strict) ---------------------------------------------------------------
 
 SECRET = NEW_MEMORY.replace(

@@ -45,7 +45,10 @@ MAX_TRANSCRIPT = 64 * 1024 * 1024
 # Opening never follows a link nor waits on a FIFO; fstat then requires a regular file.
 REGULAR_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 REPORT_LINES = 20
-OUTPUT_CAP = 9_000  # Claude Code cuts hook output at 10,000 characters
+# Claude Code persists a hook's output (stdout, stderr, each context string) over 10,000
+# characters, counted as JavaScript does (UTF-16 code units), and shows the model 2 KB of it
+OUTPUT_CAP = 10_000
+CUT = "… (cut)\n"
 ABSENT = object()  # the file did not exist before the write
 UNKNOWN = object()  # the state before the write cannot be reconstructed
 
@@ -536,17 +539,15 @@ def _report_post(new: list, store, cwd: str) -> int:
     if errors:
         shown = errors + warnings
         head = f"memlint: this write left {_count(errors, 'new error')} in the memory store"
-        sys.stderr.write(_capped(agent_report(shown, head, store, cwd)))
+        sys.stderr.write(_fitted(agent_report(shown, head, store, cwd)))
         return 2
     if warnings:
         head = f"memlint: this write left {_count(warnings, 'new warning')}"
         _emit_json(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PostToolUse",
-                    "additionalContext": _capped(agent_report(warnings, head, store, cwd)),
-                }
-            }
+            lambda text: {
+                "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}
+            },
+            agent_report(warnings, head, store, cwd),
         )
     return 0
 
@@ -564,14 +565,34 @@ def agent_report(diagnostics: list, head: str, store, cwd: str) -> str:
     return f"{head}\n" + render("agent", diagnostics, ctx)
 
 
-def _capped(text: str) -> str:
-    if len(text) <= OUTPUT_CAP:
-        return text
-    return text[: text.rfind("\n", 0, OUTPUT_CAP) + 1] + "… (cut)\n"
+def _utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def _emit_json(payload: dict) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+def _fitted(text: str, wrap=None) -> str:
+    """``wrap(text)``, the hook's whole output (``text`` itself by default), within
+    ``OUTPUT_CAP``: when it is over, ``text`` keeps as many whole lines as fit, then
+    ``CUT``."""
+    wrap = wrap or (lambda whole: whole)
+    out = wrap(text)
+    if _utf16_units(out) <= OUTPUT_CAP:
+        return out
+    lines = text.splitlines(keepends=True)
+    low, high = 0, len(lines) - 1  # the most lines that fit lie in low..high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _utf16_units(wrap("".join(lines[:middle]) + CUT)) <= OUTPUT_CAP:
+            low = middle
+        else:
+            high = middle - 1
+    return wrap("".join(lines[:low]) + CUT)
+
+
+def _emit_json(payload_for, text: str) -> None:
+    """The JSON ``payload_for(text)`` on stdout, ``text`` cut to keep it within the cap."""
+    sys.stdout.write(
+        _fitted(text, lambda cut: json.dumps(payload_for(cut), ensure_ascii=False) + "\n")
+    )
 
 
 # -- PreToolUse (--strict) ------------------------------------------------------------
@@ -587,15 +608,15 @@ def _pre_tool_use(path: str, cwd: str, tool: str, tool_input: dict) -> int:
         return 0
     kinds = sorted({CERTAIN_BREAKAGE[d.code] for d in new})
     head = f"memlint: this write would add {', '.join(kinds)}; write it differently"
-    reason = _capped(agent_report(new, head, store, cwd))
     _emit_json(
-        {
+        lambda text: {
             "hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "deny",
-                "permissionDecisionReason": reason,
+                "permissionDecisionReason": text,
             }
-        }
+        },
+        agent_report(new, head, store, cwd),
     )
     return 0
 
@@ -664,14 +685,10 @@ def _session_start(cwd: str) -> int:
     if linter.store is None or linter.store.index is None:
         return 0
     _emit_json(
-        {
-            "hookSpecificOutput": {
-                "hookEventName": "SessionStart",
-                "additionalContext": loader_line(
-                    linter.store, linter.store.settings or linter.settings, found
-                ),
-            }
-        }
+        lambda text: {
+            "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
+        },
+        loader_line(linter.store, linter.store.settings or linter.settings, found),
     )
     return 0
 
@@ -728,8 +745,8 @@ def _stop(event: dict, cwd: str) -> int:
     if not messages:
         return 0
     head = "memlint: memory files written in this session still have errors; fix them first"
-    reason = _capped(agent_report(messages, head, store, cwd))
-    _emit_json({"decision": "block", "reason": reason})
+    report = agent_report(messages, head, store, cwd)
+    _emit_json(lambda text: {"decision": "block", "reason": text}, report)
     return 0
 
 
