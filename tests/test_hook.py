@@ -13,7 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from memlint import hook
 from tests.helpers import write_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hook"
@@ -151,6 +154,34 @@ def test_not_a_memory_imports_no_linter(project):
     assert "memlint.hook" in imported
     heavy = {"yaml", "markdown_it", "memlint.discovery", "memlint.engine", "argparse"}
     assert heavy.isdisjoint(imported)
+    assert "json" not in imported  # with re and enum, it costs more than the rest
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _outcome(parse, data: bytes):
+    try:
+        return "value", repr(parse(data))  # (NaN is not NaN)
+    except (ValueError, RecursionError) as exc:
+        return "refused", type(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, st.booleans(), st.sampled_from(["", " ", "\n", "\ufeff"]))
+def test_events_are_read_as_json_reads_them(value, ascii_only, lead):
+    data = (lead + json.dumps(value, ensure_ascii=ascii_only) + " \n").encode("utf-8")
+    assert hook.parse_json(data) == json.loads(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40) | st.text(max_size=40).map(lambda t: t.encode("utf-8", "replace")))
+def test_what_json_refuses_the_hook_refuses(data):
+    assert _outcome(hook.parse_json, data) == _outcome(json.loads, data)
 
 
 # -- PostToolUse -------------------------------------------------------------------------

@@ -24,12 +24,11 @@ itself did not change.
 
 The hook never writes a file, never exits 1 (an internal error exits 0 with a line
 on stderr: a hook must not break the agent's session), and decides that an event is
-not about a memory before importing anything but ``json`` and ``os``.
+not about a memory before importing anything but ``os`` and the C scanner of ``json``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -101,12 +100,43 @@ def _read_event() -> dict:
     if len(data) > MAX_EVENT:
         raise _Skip(f"event over {MAX_EVENT} bytes, not checked")
     try:
-        event = json.loads(data)
-    except ValueError:
+        event = parse_json(data)
+    except (ValueError, RecursionError):
         raise _Skip("stdin is not a JSON event, nothing checked") from None
     if not isinstance(event, dict):
         raise _Skip("stdin is not a JSON object, nothing checked")
     return event
+
+
+class _Decoding:
+    """What the C scanner of ``json`` reads of a decoder: ``json.loads``'s defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity
+
+
+def parse_json(data: bytes):
+    """``json.loads(data)``, by the C scanner ``json`` itself uses when this Python has
+    it: importing ``json`` imports ``re`` and ``enum``, which cost more than the rest of
+    an event that is not about a memory. Input the scanner does not take whole (not
+    JSON, not UTF-8) goes to ``json.loads``, which says what is wrong."""
+    blank = " \t\n\r"
+    try:
+        from _json import make_scanner
+
+        text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")  # (no utf_8_sig codec import)
+        value, end = make_scanner(_Decoding())(text, len(text) - len(text.lstrip(blank)))
+        if not text[end:].strip(blank):
+            return value
+    except Exception:  # (the scanner reports errors through json.decoder, not imported)
+        pass
+    import json
+
+    return json.loads(data)
 
 
 def _handle(event: dict, strict: bool) -> int:
@@ -590,6 +620,8 @@ def _fitted(text: str, wrap=None) -> str:
 
 def _emit_json(payload_for, text: str) -> None:
     """The JSON ``payload_for(text)`` on stdout, ``text`` cut to keep it within the cap."""
+    import json
+
     sys.stdout.write(
         _fitted(text, lambda cut: json.dumps(payload_for(cut), ensure_ascii=False) + "\n")
     )
@@ -818,8 +850,8 @@ def session_writes(transcript: str, cwd: str) -> dict[str, str | None]:
         if b"file_path" not in line and b"filePath" not in line:
             continue
         try:
-            record = json.loads(line)
-        except ValueError:
+            record = parse_json(line)
+        except (ValueError, RecursionError):
             continue
         for raw, original, is_result in _writes_in(record):
             path = os.path.normpath(os.path.join(cwd, raw))
