@@ -153,3 +153,48 @@ def test_link_rules_load_only_the_memories_whose_links_they_report(tmp_path: Pat
     assert sorted(found, key=lambda d: d.sort_key()) == expected
     loaded = sorted(m.file.rel for m in store.memories if m.loaded)
     assert loaded == ["folded.md", "pending.md", "to-old.md", "twice.md"]
+
+
+def test_the_rules_of_one_memory_mask_its_prose_once(tmp_path: Path, monkeypatch) -> None:
+    """CT002/CT003 read the masked prose as one string, TY001-TY003 line by line: each
+    form is computed once per memory, not once per rule."""
+    from memlint.sources import markdown
+
+    calls: list[int] = []
+    real = markdown.masked_lines
+
+    def counted(text: str, start: int, end: int):
+        calls.append(start)
+        return real(text, start, end)
+
+    monkeypatch.setattr(markdown, "masked_lines", counted)
+    body = "**Why:** `make test` first.\n\n```\ncode [[x]]\n```\n**How to apply:** always.\n"
+    write_files(tmp_path, {"feedback_a.md": memory("a") + body, "MEMORY.md": "# Memory\n"})
+    select = ("CT002", "CT003", "TY001", "TY002", "TY003")
+    settings = Settings().with_overrides(select=select)
+    api.check([str(tmp_path)], settings, cwd=str(tmp_path))
+    assert len(calls) == 3  # parsing (its wikilinks), CT002+CT003, TY001+TY002+TY003
+
+
+def test_a_run_naming_indexed_memories_resolves_no_entry(tmp_path: Path) -> None:
+    """IX002 reports on memories: when every memory reported on is an entry's plain
+    target, the entries are not resolved; a named unindexed memory gets the finding
+    (and fix) of a whole-store run."""
+    from memlint.engine import lint_store, selected_rules
+
+    write_files(
+        tmp_path,
+        {
+            "a.md": memory("a"),
+            "b.md": memory("b"),
+            "lost.md": memory("lost"),
+            "MEMORY.md": "# Memory\n\n- [A](a.md) — a fact\n- [B](./b.md) — a fact\n",
+        },
+    )
+    settings = Settings().with_overrides(select=("IX002",))
+    whole = api.check([str(tmp_path)], settings, cwd=str(tmp_path)).diagnostics
+    assert [d.path for d in whole] == [str(tmp_path / "lost.md")]
+    for name, expected in (("a.md", []), ("b.md", []), ("lost.md", whole)):
+        (store,) = api.load([str(tmp_path / name)], settings, cwd=str(tmp_path))
+        assert lint_store(store, settings, selected_rules(settings)) == expected
+        assert ("_index_targets" in vars(store)) == (name != "a.md")

@@ -74,6 +74,13 @@ def normalized_target(target: str) -> str:
     return posixpath.normpath(target).lstrip("/") if target else target
 
 
+def _plain_target(entry: IndexEntry) -> bool:
+    """Whether ``entry``'s target, when it is a memory's path as the walk wrote it
+    (normalized: no `..`, `//` or leading `/`), resolves to that memory: it has no
+    colon (a scheme or drive) and the link no written backslash (``escape_reason``)."""
+    return ":" not in entry.target and "\\" not in entry.href
+
+
 def one_line(text: str) -> str:
     return WHITESPACE.sub(" ", text).strip()
 
@@ -518,15 +525,24 @@ class Store:
         table: dict[int, tuple[IndexEntry, IndexTarget]] = {}
         for entry in index.entries:
             target = entry.target
-            memory = by_rel.get(target)
-            # A memory's path as the walk wrote it is normalized and stays inside (no
-            # `..`, `//` or leading `/`); without a colon (scheme, drive) or a written
-            # backslash, `_resolve_entry` finds what this finds, at a fraction of the cost.
-            if memory is not None and ":" not in target and "\\" not in entry.href:
+            memory = by_rel.get(target) if _plain_target(entry) else None
+            if memory is not None:
                 table[id(entry)] = (entry, IndexTarget("memory", target, memory))
             else:
                 table[id(entry)] = (entry, self._resolve_entry(entry))
         return table
+
+    def indexed_by_path(self, memory: Memory) -> bool:
+        """Whether an index entry's target is ``memory``'s path as the walk wrote it
+        (``index_target`` resolves it to ``memory``): known without resolving every
+        entry, for a run that reports on a few memories."""
+        return memory.file.rel in self._plain_targets
+
+    @cached_property
+    def _plain_targets(self) -> frozenset[str]:
+        index = self.index
+        entries = index.entries if index is not None else ()
+        return frozenset(entry.target for entry in entries if _plain_target(entry))
 
     def _resolve_entry(self, entry: IndexEntry) -> IndexTarget:
         from memlint.sources.index import escape_reason

@@ -46,15 +46,28 @@ def is_plain(text: str, start: int, end: int) -> bool:
     )
 
 
-def prose_lines(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, str]]:
-    """Yield ``(offset, line)`` for each line of ``text[start:end]`` with code and
-    HTML comments replaced by spaces (same length, so offsets stay exact)."""
+# The last result of each of prose_lines and prose_text, by the identity of the text:
+# the rules of one memory (CT, TY) and of one index (IX) ask for the same prose in a
+# row, and one kept result (not one per memory) leaves a large store's memory alone.
+_last_lines: tuple = (None, 0, 0, ())
+_last_text: tuple = (None, 0, 0, "")
+
+
+def prose_lines(text: str, start: int = 0, end: int | None = None) -> tuple[tuple[int, str], ...]:
+    """``(offset, line)`` for each line of ``text[start:end]`` with code and HTML
+    comments replaced by spaces (same length, so offsets stay exact)."""
+    global _last_lines
     end = len(text) if end is None else end
-    return (
+    last = _last_lines
+    if last[0] is text and last[1] == start and last[2] == end:
+        return last[3]
+    lines = tuple(
         _raw_lines(text, start, end)
         if is_plain(text, start, end)
         else masked_lines(text, start, end)
     )
+    _last_lines = (text, start, end, lines)
+    return lines
 
 
 def prose_text(text: str, start: int = 0, end: int | None = None) -> str:
@@ -62,10 +75,17 @@ def prose_text(text: str, start: int = 0, end: int | None = None) -> str:
     lines joined by line breaks. A pattern that never matches a line break finds in it
     what it finds in each of ``prose_lines``, at offsets counted from ``start``, in one
     search instead of one per line."""
+    global _last_text
     end = len(text) if end is None else end
+    last = _last_text
+    if last[0] is text and last[1] == start and last[2] == end:
+        return last[3]
     if is_plain(text, start, end):
-        return text[start:end]
-    return "\n".join(line for _, line in masked_lines(text, start, end))
+        prose = text[start:end]
+    else:
+        prose = "\n".join(line for _, line in masked_lines(text, start, end))
+    _last_text = (text, start, end, prose)
+    return prose
 
 
 def masked_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:

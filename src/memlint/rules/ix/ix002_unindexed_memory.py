@@ -99,6 +99,8 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
         if store.profile == "linked" and _no_index_at_all(store):
             yield from _unindexed_without_index(ctx, store)
         return
+    if store.report is not None and all(map(store.indexed_by_path, store.reported_memories)):
+        return  # nothing shown can be unindexed: the entries need not all be resolved
     indexed = set(store.indexed_memories)
     if ctx.selected("IX013"):  # a line names the memory: IX013 asks to link it instead
         indexed.update(id(bullet.memory) for bullet in named_bullets(store))
