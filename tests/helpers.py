@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from memlint import api
@@ -10,6 +11,19 @@ from memlint.config import Settings, settings_from_mapping
 from memlint.diagnostics import Diagnostic
 
 # ../shared next to the checkout; a work tree elsewhere names it in MEMLINT_SHARED.
+BLOWUP_SECONDS = 30.0
+"""Bound for inputs built to make a scan blow up (regex backtracking, a quadratic loop).
+On them a blow-up costs minutes and a linear pass milliseconds, so the bound catches one
+on any machine, however loaded, without being a speed test."""
+
+
+def runs_without_blowup(work) -> bool:
+    """Whether ``work()`` returns within ``BLOWUP_SECONDS``."""
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started < BLOWUP_SECONDS
+
+
 SHARED = Path(os.environ.get("MEMLINT_SHARED") or Path(__file__).resolve().parents[2] / "shared")
 
 
