@@ -207,7 +207,8 @@ def _memory_pairs(ctx, store):
     fingerprints = [m.fingerprint for m in memories]
     reported = None  # findings are reported on the second memory: only those shown count
     if store.report is not None:
-        reported = {i for i, m in enumerate(memories) if store.reports_on(m.file.path)}
+        shown = {id(m) for m in store.reported_memories}
+        reported = {i for i, m in enumerate(memories) if id(m) in shown}
     found = near_duplicates(texts, threshold, minimum, fingerprints, reported)
     for first, second, jaccard in found:
         other, memory = memories[first], memories[second]
