@@ -729,6 +729,8 @@ class _Excludes:
     def __init__(self, patterns: set[str]) -> None:
         self.exact = {p.rstrip("/") for p in patterns if GLOB_CHARS.isdisjoint(p)}
         self.globs = sorted(p.rstrip("/") for p in patterns if not GLOB_CHARS.isdisjoint(p))
+        # only file names (no globs, no paths): a file's name alone decides
+        self.names_only = not self.globs and all("/" not in p for p in self.exact)
 
     def match(self, rel: str, name: str) -> bool:
         """Whether ``rel`` or its file name ``name`` is excluded."""
@@ -793,6 +795,10 @@ class Pruner:
 
     def why_in(self, folder: str, name: str, path: str) -> str | None:
         """``why`` for the file ``path``, named ``name``, in ``folder`` (a walk's entry)."""
+        excludes, _, respect_gitignore = self._rules_of(folder)
+        plain = excludes.names_only and name not in excludes.exact  # the walk's common case
+        if plain and not (respect_gitignore and self.gitignore.chain(folder)):
+            return None
         return self._why(path, False, folder, name)
 
     def _why(
@@ -832,7 +838,7 @@ class GitIgnore:
         self._tops[directory] = found
         return found
 
-    def _chain(self, directory: str) -> list[tuple[str, GitIgnoreSpec]]:
+    def chain(self, directory: str) -> list[tuple[str, GitIgnoreSpec]]:
         """``(folder, spec)`` pairs that apply to entries of ``directory``, deepest first."""
         chain = self._chains.get(directory)
         if chain is not None:
@@ -852,7 +858,7 @@ class GitIgnore:
             ]
         else:
             own = _ignore_spec(os.path.join(directory, ".gitignore"))
-            chain = ([(directory, own)] if own is not None else []) + self._chain(
+            chain = ([(directory, own)] if own is not None else []) + self.chain(
                 os.path.dirname(directory)
             )
         self._chains[directory] = chain
@@ -860,7 +866,7 @@ class GitIgnore:
 
     def ignored(self, path: str, is_dir: bool, directory: str | None = None) -> bool:
         """Whether git ignores ``path`` (in ``directory``, when the caller knows it)."""
-        chain = self._chain(os.path.dirname(path) if directory is None else directory)
+        chain = self.chain(os.path.dirname(path) if directory is None else directory)
         for folder, spec in chain:
             rel = path[len(folder) + 1 :].replace(os.sep, "/") + ("/" if is_dir else "")
             verdict = spec.check_file(rel).include
