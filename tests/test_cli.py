@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import random
 import subprocess
 import sys
 
 import pytest
 
 from memlint import __version__
-from memlint.cli import SUBCOMMANDS, build_parser, main
+from memlint.cli import (
+    CHECK_FLAGS,
+    CHECK_VALUES,
+    SUBCOMMANDS,
+    build_parser,
+    main,
+    plain_check_args,
+)
 from tests.helpers import write_files
 
 GOOD = "---\nname: a\ndescription: a memory\nmetadata:\n  type: user\n---\nBody.\n"
@@ -325,3 +335,77 @@ def test_the_parser_of_one_subcommand_helps_and_errs_as_the_whole_parser(
                 outputs.append(capsys.readouterr())
         assert outputs[:2] == outputs[2:]
         assert outputs[0].out.startswith("usage: memlint")
+
+
+def _argparse_check(argv: list[str]) -> tuple[dict | None, str]:
+    """What the whole parser makes of ``argv``: its namespace (``None`` when it exits)
+    and what it printed."""
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(printed), contextlib.redirect_stdout(printed):
+            return vars(build_parser().parse_args(argv)), printed.getvalue()
+    except SystemExit:
+        return None, printed.getvalue()
+
+
+def _check_subparser():
+    parser = build_parser("check")
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    return subparsers.choices["check"]
+
+
+def test_check_arguments_parsed_without_argparse_are_what_argparse_gives() -> None:
+    """``memlint check`` with plain arguments does not build the parser (plain_check_args);
+    what it takes reads as argparse reads it, and what it leaves (help, errors,
+    abbreviations, ``--``, combined flags) goes to argparse, whose output is unchanged."""
+    pool = [
+        *("a", "b c", "-", "", "=x", "-1", "--", "-qe", "-h", "--help", "--version"),
+        *("--no-c", "--quiet=1", "--output-format=bad", "-o=x", "--jobs", "x", "--jobs=-1"),
+        *("--select", "IX,PV", "--select=ID,", "--ignore=", "json", "never", "3", "HEAD"),
+        *("--output-format=sarif", "--exclude", "x,y", "--extend-exclude=", "--fail-on"),
+        *CHECK_FLAGS,
+        *CHECK_VALUES,
+    ]
+    rng = random.Random(21)
+    taken = refused = 0
+    for _ in range(6000):
+        argv = ["check", *(rng.choice(pool) for _ in range(rng.randrange(7)))]
+        plain = plain_check_args(argv)
+        expected, printed = _argparse_check(argv)
+        if plain is None:
+            refused += 1
+            continue
+        taken += 1
+        assert expected is not None and printed == "", argv
+        assert vars(plain) == expected, argv
+    assert taken > 1000 and refused > 1000
+
+
+def test_plain_check_args_know_every_check_option_as_argparse_declares_it() -> None:
+    """A new ``check`` option must be added to CHECK_FLAGS or CHECK_VALUES too."""
+    declared = {}
+    for action in _check_subparser()._actions:
+        for option in action.option_strings:
+            declared[option] = action.dest
+    declared.pop("-h")
+    declared.pop("--help")
+    listed = {option: kept[0] for option, kept in {**CHECK_FLAGS, **CHECK_VALUES}.items()}
+    assert listed == declared
+    assert vars(plain_check_args(["check"])) == _argparse_check(["check"])[0]
+    for option, (dest, value) in CHECK_FLAGS.items():
+        assert getattr(plain_check_args(["check", option]), dest) is value
+        assert vars(plain_check_args(["check", option])) == _argparse_check(["check", option])[0]
+    for option in CHECK_VALUES:
+        argv = ["check", option, "json" if option != "--jobs" else "2"]
+        if option in ("--fail-on", "--color"):
+            argv[2] = "never" if option == "--color" else "info"
+        assert vars(plain_check_args(argv)) == _argparse_check(argv)[0], argv
+
+
+def test_a_check_error_or_help_is_argparse_own_byte_for_byte(capsys) -> None:
+    for tail in (["--no-such-option"], ["--help"], ["--jobs", "x"], ["a", "-q", "b"]):
+        expected = _argparse_check(["check", *tail])[1]
+        main(["check", *tail])
+        captured = capsys.readouterr()
+        assert captured.out + captured.err == expected
+        assert expected.startswith("usage: memlint")

@@ -113,7 +113,7 @@ def test_no_fingerprint_unless_near_duplicates_run(monkeypatch, capsys) -> None:
 def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
     """A project's pyproject.toml that does not configure memlint is not parsed, and
     no module on the way of a check imports dataclasses (inspect), typing or tomllib;
-    only the check's arguments are built (no other subcommand's module, no terminal size);
+    plain arguments are read without building argparse's parser (nor importing it);
     with --no-cache nothing of the cache's hashing and pickling is imported.
     The check runs without ``site`` hooks (``-S``: a .pth file may import typing)."""
     project = tmp_path / "project"
@@ -134,6 +134,7 @@ def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
     assert "memlint.rules.fs.fs001_unreadable_file" in imported
     assert not imported & {"dataclasses", "inspect", "typing", "tomllib"}
     assert not imported & {"shutil", "memlint.hook_install"}
+    assert not imported & {"argparse", "gettext", "locale"}  # plain arguments: no parser
     assert not imported & {"hashlib", "hmac", "pickle"}  # --no-cache: no cache opened
 
 

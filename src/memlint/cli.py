@@ -28,6 +28,8 @@ OUTPUT_FORMATS = (
     "gitlab",
     "agent",
 )
+FAIL_ON_LEVELS = ("error", "warning", "info")
+COLORS = ("auto", "always", "never")
 EXIT_OK, EXIT_ERROR = 0, 2  # before a command runs; memlint.console owns the rest
 
 
@@ -137,7 +139,7 @@ def _add_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument("-e", "--exit-zero", action="store_true", help="exit 0 despite findings")
     check.add_argument(
         "--fail-on",
-        choices=("error", "warning", "info"),
+        choices=FAIL_ON_LEVELS,
         help="lowest severity that makes the exit status 1 (default: error)",
     )
     check.add_argument(
@@ -162,7 +164,7 @@ def _add_check_arguments(check: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print nothing but errors (the exit status still tells; -o files are written)",
     )
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument("--color", choices=COLORS, default="auto")
     check.add_argument(
         "--base", metavar="REV", help="git revision whose note-store lines must be kept (NT016)"
     )
@@ -261,17 +263,158 @@ def normalize_argv(argv: list[str]) -> list[str]:
     return ["check", *argv]
 
 
+# ``check``'s options as ``_add_check_arguments`` declares them, for ``plain_check_args``
+# (a test compares the two): flags, with the value they store in their ``dest``.
+CHECK_FLAGS = {
+    "-e": ("exit_zero", True),
+    "--exit-zero": ("exit_zero", True),
+    "--isolated": ("isolated", True),
+    "--force-exclude": ("force_exclude", True),
+    "--no-force-exclude": ("force_exclude", False),
+    "--respect-gitignore": ("respect_gitignore", True),
+    "--no-respect-gitignore": ("respect_gitignore", False),
+    "--staged": ("staged", True),
+    "--auto-memory": ("auto_memory", True),
+    "--show-settings": ("show_settings", True),
+    "--show-files": ("show_files", True),
+    "--show-loaded": ("show_loaded", True),
+    "--statistics": ("statistics", True),
+    "-q": ("quiet", True),
+    "--quiet": ("quiet", True),
+    "-s": ("silent", True),
+    "--silent": ("silent", True),
+    "--no-cache": ("no_cache", True),
+    "--fix": ("fix", True),
+    "--no-fix": ("fix", False),
+    "--unsafe-fixes": ("unsafe_fixes", True),
+    "--no-unsafe-fixes": ("unsafe_fixes", False),
+    "--diff": ("diff", True),
+    "--show-fixes": ("show_fixes", True),
+    "--fix-only": ("fix_only", True),
+    "--exit-non-zero-on-fix": ("exit_non_zero_on_fix", True),
+}
+# Options that take a value: ``dest``, how it is kept ("store", "extend" a list of
+# codes, "append", "int", "codes": a list of codes, replaced) and the values allowed
+# (``None``: any).
+CHECK_VALUES = {
+    "--output-format": ("output_format", "store", OUTPUT_FORMATS),
+    "-o": ("output_file", "store", None),
+    "--output-file": ("output_file", "store", None),
+    "--stdin-filename": ("stdin_filename", "store", None),
+    "--select": ("select", "extend", None),
+    "--extend-select": ("extend_select", "extend", None),
+    "--ignore": ("ignore", "extend", None),
+    "--fail-on": ("fail_on", "store", FAIL_ON_LEVELS),
+    "--config": ("config", "append", None),
+    "--exclude": ("exclude", "codes", None),
+    "--extend-exclude": ("extend_exclude", "codes", None),
+    "--color": ("color", "store", COLORS),
+    "--base": ("base", "store", None),
+    "--cache-dir": ("cache_dir", "store", None),
+    "--jobs": ("jobs", "int", None),
+}
+
+
+def check_defaults() -> dict[str, object]:
+    """What argparse gives ``check``'s arguments that are not on the command line."""
+    flags: dict[str, object] = {dest: False for dest, _ in CHECK_FLAGS.values()}
+    flags.update(force_exclude=None, respect_gitignore=None)
+    values: dict[str, object] = {dest: None for dest, _, _ in CHECK_VALUES.values()}
+    values.update(
+        output_format=os.environ.get("MEMLINT_OUTPUT_FORMAT") or "full",
+        extend_select=[],
+        ignore=[],
+        config=[],
+        extend_exclude=[],
+        color="auto",
+        jobs=0,
+    )
+    return {"command": "check", "paths": [], **flags, **values}
+
+
+if TYPE_CHECKING:
+    from argparse import Namespace as Arguments
+else:
+
+    class Arguments:
+        """The parsed command line, as ``argparse.Namespace`` holds it (type checkers
+        see that class)."""
+
+        def __init__(self, **values: object) -> None:
+            self.__dict__.update(values)
+
+
+def plain_check_args(argv: list[str]) -> Arguments | None:
+    """``memlint check …`` parsed without argparse (its import and the parser cost a
+    10-file check a tenth of its time), or ``None``: then argparse parses ``argv``.
+    Only what argparse reads one way is taken: options spelled out in full (``--opt
+    VALUE``, ``--opt=VALUE``, ``-o VALUE``), values that do not start with ``-`` and
+    are among the choices, and the paths in one run; anything else (help, errors,
+    abbreviations, ``--``, ``-qe``) is argparse's, so its output is unchanged."""
+    if argv[:1] != ["check"]:
+        return None
+    values = check_defaults()
+    paths: list[str] = []
+    paths_done = False
+    at = 1
+    while at < len(argv):
+        token = argv[at]
+        at += 1
+        if token == "-" or not token.startswith("-"):
+            if paths_done:
+                return None  # argparse: "unrecognized arguments"
+            paths.append(token)
+            continue
+        if paths:
+            paths_done = True
+        name, equals, value = token.partition("=")
+        flag = CHECK_FLAGS.get(token)
+        if flag is not None:
+            values[flag[0]] = flag[1]
+            continue
+        kept = CHECK_VALUES.get(name)
+        if kept is None or (equals and not name.startswith("--")):
+            return None
+        if not equals:
+            if at == len(argv):
+                return None
+            value = argv[at]
+            at += 1
+        if value.startswith("-"):
+            return None
+        dest, how, choices = kept
+        if choices is not None and value not in choices:
+            return None
+        if how in ("extend", "append"):
+            listed = values[dest]
+            added = _codes(value) if how == "extend" else [value]
+            values[dest] = [*(listed if isinstance(listed, list) else ()), *added]
+        elif how == "codes":
+            values[dest] = _codes(value)
+        elif how == "int":
+            try:
+                values[dest] = int(value)
+            except ValueError:
+                return None
+        else:
+            values[dest] = value
+    values["paths"] = paths
+    return Arguments(**values)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     if argv[:2] == ["hook", "claude-code"] and not {"-h", "--help"} & set(argv):
         from memlint.commands import hook  # before argparse: most events are not about memories
 
         return hook.run_event(argv[2:])
-    parser = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return EXIT_ERROR if exc.code not in (0, None) else EXIT_OK
+    args = plain_check_args(argv)
+    if args is None:
+        parser = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return EXIT_ERROR if exc.code not in (0, None) else EXIT_OK
     if args.command == "mv":
         from memlint.commands import mv
 
