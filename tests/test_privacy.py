@@ -356,3 +356,39 @@ def test_digit_run_prefilter_equals_the_regex(text: str) -> None:
     """``has_digit_run`` gates PV006 and snippet masking: it must agree with DIGIT_RUN
     (ASCII digits only; Arabic-Indic digits and multi-byte characters are not)."""
     assert privacy.has_digit_run(text) == (privacy.DIGIT_RUN.search(text) is not None)
+
+
+CARD_PIECES = st.sampled_from(
+    ["0", "4242", "424242", "4111111111111111", "4242424242424", " ", "-", "x", "#", ".",
+     "\u0660", "\u00e9", "\ud800", "\n"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(CARD_PIECES, max_size=14).map("".join) | st.text(max_size=60))
+@example("4242 4242 4242 4242")
+@example("4242-424242-42424")
+@example("424242 4242424242424")
+@example("4242 4242 4242 4")
+def test_card_prefilter_passes_every_text_the_card_pattern_matches(text: str) -> None:
+    """``find_cards`` runs CARD only on texts holding one of CARD_GATES (digits read as
+    "0"): every text CARD matches holds one."""
+    zeroed = text.encode("utf-8", "surrogatepass").translate(privacy.DIGITS_AS_ZERO)
+    if privacy.CARD.search(text) is not None:
+        assert any(gate in zeroed for gate in privacy.CARD_GATES)
+
+
+IBAN_PIECES = st.sampled_from(
+    ["DE", "GB", "89", "3704", "0044", "0532", "0130", "00", " ", "x", "\u00c9", "\u0660", "_"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(IBAN_PIECES, max_size=14).map("".join) | st.text(max_size=60))
+@example("DE89 3704 0044 0532 0130 00")
+@example("GB29NWBK60161331926819")
+def test_iban_prefilter_passes_every_text_the_iban_pattern_matches(text: str) -> None:
+    """``find_ibans`` runs IBAN only on texts holding "AA00" (capitals read as "A",
+    digits as "0"): every text IBAN matches holds it."""
+    if privacy.IBAN.search(text) is not None:
+        assert b"AA00" in text.encode("utf-8", "surrogatepass").translate(privacy.CAPITALS_DIGITS)

@@ -624,7 +624,15 @@ CARD = LazyPattern(
     r"|[0-9]{4}(?P<s2>[ -])[0-9]{6}(?P=s2)[0-9]{4,5}"
     r"|[0-9]{6}(?P<s4>[ -])[0-9]{13})(?![0-9A-Za-z_])"
 )
-FOUR_DIGITS = LazyPattern(r"[0-9]{4}")
+# What a text must hold, its digits read as "0" (as ``has_digit_run`` reads them), for
+# ``CARD`` to match: 13 digits in a row, or the start of a grouped form.
+CARD_GATES = (
+    b"0" * 13,
+    b"0000 0000 0000 0",
+    b"0000-0000-0000-0",
+    b"0000 000000 0000",
+    b"0000-000000-0000",
+)
 # Issuer prefixes (IIN ranges) and the lengths each issues: (low, high, lengths).
 CARD_ISSUERS = (
     ("4", "4", (13, 16, 19)),  # Visa
@@ -674,7 +682,8 @@ def find_cards(text: str, allow: Iterable[str] = ()) -> list[Finding]:
     """Payment card numbers, bare or grouped, glued to punctuation or not; a decimal
     fraction (``0.4242…``), a dotted version or an ``#`` issue number is not one.
     ``allow``: numbers (digits only) not to report, such as a documented test card."""
-    if FOUR_DIGITS.search(text) is None:
+    zeroed = text.encode("utf-8", "surrogatepass").translate(DIGITS_AS_ZERO)
+    if not any(gate in zeroed for gate in CARD_GATES):
         return []
     allowed = frozenset(allow)
     found = []
@@ -718,8 +727,17 @@ def iban_valid(iban: str) -> bool:
     return int("".join(str(int(char, 36)) for char in moved)) % 97 == 1
 
 
+# Every ASCII capital becomes "A" and every digit "0": ``IBAN`` matches only where the
+# text so translated holds "AA00".
+CAPITALS_DIGITS = bytes(
+    65 if 65 <= byte <= 90 else 48 if 48 <= byte <= 57 else byte for byte in range(256)
+)
+
+
 def find_ibans(text: str) -> list[Finding]:
     """IBANs of a known country, bare or grouped by spaces, passing the mod-97 check."""
+    if b"AA00" not in text.encode("utf-8", "surrogatepass").translate(CAPITALS_DIGITS):
+        return []
     found = []
     for match in IBAN.finditer(text):
         span = _iban_span(text, match.start(), match.end())
