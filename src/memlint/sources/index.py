@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from memlint.privacy import LazyPattern
 from memlint.records import dataclass
 
 # CommonMark allows spaces around the destination: `]( file.md )` links file.md.
@@ -212,7 +213,7 @@ def path_escape_reason(target: str) -> str | None:
     return None
 
 
-ABSOLUTE_TAIL = re.compile(r"(?:\.\./)+((?:[A-Za-z]:|home/|Users/|mnt/|media/|Volumes/).*)")
+ABSOLUTE_TAIL = LazyPattern(r"(?:\.\./)+((?:[A-Za-z]:|home/|Users/|mnt/|media/|Volumes/).*)")
 
 
 def absolute_written_as_relative(target: str) -> str | None:

@@ -14,12 +14,13 @@ import re
 from functools import lru_cache
 
 from memlint.diagnostics import Position, Range
+from memlint.privacy import LazyPattern
 from memlint.records import dataclass, field
 from memlint.sources.document import BOM, SourceFile
 
 MAX_INT_DIGITS = 400
 SAFE_INTEGER = 2**53 - 1
-FLOAT_PARTS = re.compile(r"-?([0-9]{1,400})(?:\.([0-9]{1,400}))?(?:[eE][-+]?[0-9]{1,400})?")
+FLOAT_PARTS = LazyPattern(r"-?([0-9]{1,400})(?:\.([0-9]{1,400}))?(?:[eE][-+]?[0-9]{1,400})?")
 
 
 @dataclass(frozen=True, slots=True)

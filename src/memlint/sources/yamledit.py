@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from memlint.diagnostics import Edit
+from memlint.privacy import LazyPattern
 from memlint.sources.document import SourceFile
 from memlint.sources.frontmatter import (
     Field,
@@ -23,8 +24,8 @@ from memlint.sources.frontmatter import (
 )
 from memlint.textutil import escape_char
 
-FLOW_ROOT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*\{")
-PLAIN_FIRST = re.compile(r"[^\W]", re.UNICODE)
+FLOW_ROOT = LazyPattern(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*\{")
+PLAIN_FIRST = LazyPattern(r"[^\W]", re.UNICODE)
 PLAIN_FORBIDDEN = frozenset("#:,[]{}&*!|>'\"%@`\\")
 DOUBLE_ESCAPES = {'"': '\\"', "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 STR_TAG = "tag:yaml.org,2002:str"

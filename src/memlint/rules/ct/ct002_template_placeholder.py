@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 
 from memlint.diagnostics import Severity
+from memlint.privacy import LazyPattern
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ct.spans import first_and_more, spans_in_memory
 
@@ -54,8 +55,8 @@ if TYPE_CHECKING:
     from memlint.store import Memory
 
 BRACKET = re.compile(r"(?<!\[)\[([^\[\]\n]{1,200})\](?![(\[\]:])")
-PROMPT = re.compile(r"(?:your|insert|enter|fill[ -]in|e\.g\.?)\b", re.IGNORECASE)
-SLOT = re.compile(
+PROMPT = LazyPattern(r"(?:your|insert|enter|fill[ -]in|e\.g\.?)\b", re.IGNORECASE)
+SLOT = LazyPattern(
     r"<(?:your|my|insert|enter)[ _-][^<>\n]{1,40}>"
     r"|\bTODO[ \t]*:[ \t]*(?:fill|add|write|describe|replace)\b"
     r"|(?<!\$)\{\{[ \t]*[A-Za-z_][\w .-]{0,40}\}\}"

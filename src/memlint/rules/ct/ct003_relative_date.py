@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 
 from memlint.diagnostics import Severity
+from memlint.privacy import LazyPattern
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.ct.spans import ascii_words, first_and_more, spans_in_memory
 
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
     from memlint.store import Memory
 
 WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-RELATIVE = re.compile(
+RELATIVE = LazyPattern(
     r"(?<![\w-])(?:"
     r"yesterday|today|tomorrow|tonight|(?:this|last|next)[ \t]+(?:week|month|year|"
     + WEEKDAYS
@@ -92,7 +93,7 @@ LAST_WORDS = frozenset(
     ).split()
 )
 DATE_KEYS = ("modified", "date", "created", "updated")
-ISO_DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+ISO_DATE = LazyPattern(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 
 META = RuleMeta(
     code="CT003",
