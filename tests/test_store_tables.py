@@ -168,7 +168,12 @@ def test_the_rules_of_one_memory_mask_its_prose_once(tmp_path: Path, monkeypatch
         return real(text, start, end)
 
     monkeypatch.setattr(markdown, "masked_lines", counted)
-    body = "**Why:** `make test` first.\n\n```\ncode [[x]]\n```\n**How to apply:** always.\n"
+    # "today" and "[your name]" let CT003 and CT002 past their raw-text gates, so both
+    # read the prose (a memory holding neither would not be masked for them at all)
+    body = (
+        "**Why:** `make test` first, today.\n\n```\ncode [[x]]\n```\n"
+        "**How to apply:** always, as [your name].\n"
+    )
     write_files(tmp_path, {"feedback_a.md": memory("a") + body, "MEMORY.md": "# Memory\n"})
     select = ("CT002", "CT003", "TY001", "TY002", "TY003")
     settings = Settings().with_overrides(select=select)

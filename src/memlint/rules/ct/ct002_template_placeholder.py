@@ -85,7 +85,7 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""
-    found = spans_in_memory(memory, _slots)
+    found = spans_in_memory(memory, _slots, _may_hold_slot)
     found += [(m.start(), m.end()) for m in COMMENT_PROMPT.finditer(text, memory.body_start)]
     if not found:
         return
@@ -97,14 +97,37 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
 
 def _slots(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Spans of the slots in ``text[start:end]``."""
-    part = text[start:end]
-    lowered = part.lower()
-    if part.isascii() and not any(mark in lowered for mark in SLOT_MARKS):
-        found = []
-    else:
+    if _may_hold_slot_mark(text, start, end):
         found = [(m.start(), m.end()) for m in SLOT.finditer(text, start, end)]
+    else:
+        found = []
+    if not _may_hold_bracket(text, start, end):
+        return found
     for match in BRACKET.finditer(text, start, end):
         inner = match.group(1)
         if inner.count(" / ") >= 2 or PROMPT.match(inner):
             found.append((match.start(), match.end()))
     return found
+
+
+def _may_hold_slot(text: str, start: int, end: int) -> bool:
+    return _may_hold_slot_mark(text, start, end) or _may_hold_bracket(text, start, end)
+
+
+def _may_hold_slot_mark(text: str, start: int, end: int) -> bool:
+    part = text[start:end]
+    if not part.isascii():
+        return True
+    lowered = part.lower()
+    return any(mark in lowered for mark in SLOT_MARKS)
+
+
+def _may_hold_bracket(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a ``[`` where BRACKET could start: not after
+    another ``[`` and before something other than a bracket or a line break."""
+    at = text.find("[", start, end)
+    while at != -1:
+        if (at == start or text[at - 1] != "[") and text[at + 1 : at + 2] not in "[]\n":
+            return True
+        at = text.find("[", at + 1, end)
+    return False

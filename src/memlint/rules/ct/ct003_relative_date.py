@@ -110,7 +110,7 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""
-    found = spans_in_memory(memory, _relative_dates)
+    found = spans_in_memory(memory, _relative_dates, _may_hold_relative_date)
     if not found:
         return
     start, end, more = first_and_more(found)
@@ -122,10 +122,14 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
 
 
 def _relative_dates(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    words = ascii_words(text, start, end)
-    if words is not None and LAST_WORDS.isdisjoint(words):
+    if not _may_hold_relative_date(text, start, end):
         return []
     return [(m.start(), m.end()) for m in RELATIVE.finditer(text, start, end)]
+
+
+def _may_hold_relative_date(text: str, start: int, end: int) -> bool:
+    words = ascii_words(text, start, end)
+    return words is None or not LAST_WORDS.isdisjoint(words)
 
 
 def _date_context(memory, text: str, offset: int) -> str | None:

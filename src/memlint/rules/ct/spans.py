@@ -8,16 +8,26 @@ from memlint.sources.markdown import prose_text
 Spans = list[tuple[int, int]]
 
 
-def spans_in_memory(memory, find: Callable[[str, int, int], Spans]) -> Spans:
+def spans_in_memory(
+    memory,
+    find: Callable[[str, int, int], Spans],
+    may_hold: Callable[[str, int, int], bool] | None = None,
+) -> Spans:
     """The spans ``find(text, start, end)`` returns in the description and the prose,
     as offsets into the file's text. ``find`` must never match a line break, so that
-    the prose is searched whole."""
+    the prose is searched whole. ``may_hold(text, start, end)``, when given, says
+    whether the raw body may hold a match at all: when not, its prose is not built.
+    Masking only blanks characters, and each blanked run is bounded by a backtick,
+    ``<`` or ``>``, or a line break, so every word, mark and bracket of the prose is
+    in the raw body at the same offset, with the same neighbours or non-word ones."""
     text = memory.file.text or ""
     found: Spans = []
     description = memory.frontmatter.fields.get("description")
     if description is not None and isinstance(description.value, str):
         found += find(text, description.value_start, description.value_end)
     body_start = memory.body_start
+    if may_hold is not None and not may_hold(text, body_start, len(text)):
+        return found
     prose = prose_text(text, body_start)  # CT patterns never match a line break
     found += [(body_start + a, body_start + b) for a, b in find(prose, 0, len(prose))]
     return found
