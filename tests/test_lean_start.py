@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import memlint
 from memlint.cli import main
@@ -118,7 +120,8 @@ def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
     The check runs without ``site`` hooks (``-S``: a .pth file may import typing)."""
     project = tmp_path / "project"
     shutil.copytree(EXAMPLES, project / "store")
-    (project / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
+    pyproject = '[project]\ndependencies = ["agent-memlint"]\n[tool.black]\nline-length = 100\n'
+    (project / "pyproject.toml").write_text(pyproject)  # names memlint, configures it not
     package_parent = str(Path(memlint.__file__).resolve().parent.parent)
     code = (
         "import json, site, sys\n"
@@ -145,3 +148,43 @@ def test_a_pyproject_memlint_table_spelled_with_escapes_is_still_found(tmp_path)
     assert find_config(str(tmp_path)) == str(tmp_path / "pyproject.toml")
     (tmp_path / "pyproject.toml").write_text("[tool.black]\nline-length = 100\n")
     assert find_config(str(tmp_path)) is None
+
+
+TOML_LINES = st.sampled_from(
+    ['[tool.memlint]', '[tool . "memlint"]', "[ 'tool' ]", '["tool"]', "[tool]", "[[tool]]",
+     '[tool.black]', "[project]", "[tool.memlint.rules]", 'memlint = "x"', "memlint.select = []",
+     'tool.memlint.select = ["X"]', "tool = {memlint = {}}", "tool = {black = 1}",
+     'name = "agent-memlint"', 'dependencies = ["memlint>=1"]', "select = []", "# memlint",
+     "tool.black.x = 1", "[tool.memlintx]", "x = 1", "[[tool.memlint]]", 'tool."memlint".a = 1']
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(TOML_LINES, max_size=8))
+@example(["[tool]", "memlint = {}"])
+@example(['[ "tool" ]', "x = 1", "memlint.select = []"])
+@example(["tool = {memlint = {}}"])
+def test_a_pyproject_is_parsed_whenever_it_can_have_a_memlint_table(lines: list[str]) -> None:
+    """``find_config`` parses a pyproject.toml only when ``may_name_memlint_tool`` says
+    it can configure memlint (tomllib costs a check a few milliseconds): it says so of
+    every document whose ``tool`` table holds ``memlint``."""
+    import tomllib
+
+    from memlint.config import may_name_memlint_tool
+
+    text = "\n".join(lines) + "\n"
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        return
+    if isinstance(tool, dict) and "memlint" in tool:
+        assert may_name_memlint_tool(text.encode())
+
+
+def test_a_pyproject_that_names_memlint_elsewhere_is_not_parsed() -> None:
+    from memlint.config import may_name_memlint_tool
+
+    repository = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    assert b"memlint" in repository.read_bytes()
+    assert not may_name_memlint_tool(repository.read_bytes())
+    assert may_name_memlint_tool(b"[tool]\nmemlint = {}\n")

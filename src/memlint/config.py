@@ -185,12 +185,30 @@ def _has_tool_table(path: str) -> bool:
         data = _read_regular(path)
     except OSError:
         return False
-    if b"memlint" not in data and b"\\u" not in data and b"\\U" not in data:
-        return False  # no key can name memlint: not worth importing tomllib
+    if not may_name_memlint_tool(data):
+        return False  # not worth importing tomllib
     try:
         return "memlint" in _read_toml(path).get("tool", {})
     except ConfigError:
         return False
+
+
+def may_name_memlint_tool(data: bytes) -> bool:
+    """Whether a ``pyproject.toml`` holding ``data`` can have a ``[tool.memlint]`` table.
+    Escapes (``\\u``) could spell any key; else the key ``memlint`` of the ``tool`` table
+    is written on a line that also says ``tool`` (a header, a dotted key or an inline
+    table, none of which may span lines), or below a ``[tool]`` header."""
+    if b"\\u" in data or b"\\U" in data:
+        return True
+    if b"memlint" not in data:
+        return False
+    for line in data.splitlines():
+        if b"tool" in line and b"memlint" in line:
+            return True
+        bare = line.translate(None, b" \t\"'")
+        if bare.startswith((b"[tool]", b"[[tool]]")):
+            return True
+    return False
 
 
 def _read_regular(path: str) -> bytes:
