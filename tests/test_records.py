@@ -95,3 +95,24 @@ def test_named_tuple_is_typing_s() -> None:
     )
     assert repr(ours(1)) == repr(theirs(1)) and ours(1) == theirs(1) == (1, "r")
     assert issubclass(ours, tuple) and ours(1, "x")._replace(left=2) == (2, "x")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+def test_a_record_class_compiles_its_init_when_the_first_record_is_made(
+    options: dict, monkeypatch
+) -> None:
+    """A run defines some forty record classes and never makes a third of them:
+    defining one compiles nothing, the first record compiles its ``__init__`` once."""
+    compiled: list[str] = []
+
+    def counted_exec(source, namespace):
+        compiled.append(source)
+        exec(source, namespace)
+
+    monkeypatch.setattr(records, "exec", counted_exec, raising=False)
+    made = define(records, options)
+    assert compiled == []
+    assert made(1, "y").a == made(2).a - 1
+    assert len(compiled) == 1
+    with pytest.raises(TypeError, match=r"__init__\(\) missing 1 required positional"):
+        made()

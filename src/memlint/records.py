@@ -94,6 +94,22 @@ else:
         return list(fields.values())
 
     def _init(cls, fields: list[Field], frozen: bool):
+        """An ``__init__`` that compiles the class's own on the first record made, and
+        puts it in its place: a class a run never instantiates costs no ``exec`` (a
+        few dozen record classes of a run are never made). Field order is checked now."""
+        source, namespace = _init_source(cls, fields, frozen)
+
+        def __init__(self, *args, **kwargs):
+            exec(source, namespace)
+            init = namespace["__init__"]
+            init.__qualname__ = f"{cls.__qualname__}.__init__"
+            cls.__init__ = init
+            init(self, *args, **kwargs)
+
+        __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+        return __init__
+
+    def _init_source(cls, fields: list[Field], frozen: bool) -> tuple[str, dict]:
         namespace = {"__MISSING": _HAS_DEFAULT_FACTORY, "__setattr": _object_setattr}
         params, body = [], []
         seen_default = False
@@ -130,10 +146,7 @@ else:
         if hasattr(cls, "__post_init__"):
             body.append("self.__post_init__()")
         source = f"def __init__(self, {', '.join(params)}):\n    " + ("\n    ".join(body) or "pass")
-        exec(source, namespace)
-        init = namespace["__init__"]
-        init.__qualname__ = f"{cls.__qualname__}.__init__"
-        return init
+        return source, namespace
 
     def _repr(self) -> str:
         shown = ", ".join(
