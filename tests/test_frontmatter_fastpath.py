@@ -172,3 +172,23 @@ def blocks(draw) -> str:
 @given(blocks())
 def test_random_plain_blocks_agree(content: str) -> None:
     agrees(content)
+
+
+UNSAFE_PIECES = st.sampled_from(
+    ["name: a", "\n", "\t", "\r", "\x00", "\x0b", "\x1f", "\x7f", "\x85", "\u2028",
+     "\ufeff", "\ud800", "\uffff", "é", "x: 1", " "]
+)  # fmt: skip
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(UNSAFE_PIECES, max_size=12).map("".join) | st.text(max_size=40))
+def test_the_fast_path_refuses_what_the_unsafe_class_holds(content: str) -> None:
+    """ASCII blocks are screened by tab, CR and ``ASCII_CONTROL`` (``_UNSAFE`` is compiled
+    only for others): a block the fast path takes holds no character of ``_UNSAFE``."""
+    import re
+
+    from memlint.sources import frontmatter
+
+    unsafe = re.compile(frontmatter._UNSAFE._args[0])
+    if "\r" in content or unsafe.search(content):
+        assert frontmatter.fast_fields(content, 0) is None

@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import re
 
+from memlint.privacy import LazyPattern
 from memlint.records import dataclass, field
+from memlint.textutil import ASCII_CONTROL
 
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_DEPTH = 64
@@ -320,7 +322,8 @@ def scalar_value(node) -> object:
 
 _KEY_LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: +|\Z)")
 # Characters that make PyYAML reject the text, break lines, or that we leave to YAML.
-_UNSAFE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
+# (compiled on first use: ASCII text, most blocks, is tested by ``textutil.ASCII_CONTROL``)
+_UNSAFE = LazyPattern(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 _PLAIN_TRAPS = re.compile(r": | #|[: ]\Z")
 _FLOW_TRAPS = re.compile(r"[\[\]{}#:]")  # nesting, comments, mappings: left to YAML
 _PLAIN_FIRST = frozenset("?:,[]{}#&*!|>'\"%@`<= ")
@@ -413,7 +416,9 @@ def _flow_items(value: str) -> list | None:
 
 def fast_fields(content: str, base: int) -> dict[str, Field] | None:
     """Fields of a plain block (offsets shifted by ``base``), or None to use YAML."""
-    if "\r" in content or _UNSAFE.search(content):
+    if "\r" in content or "\t" in content:
+        return None
+    if ASCII_CONTROL.search(content) if content.isascii() else _UNSAFE.search(content):
         return None
     fields: dict[str, Field] = {}
     parent: Field | None = None
