@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from memlint.privacy import LazyPattern
+
 ABBREVIATIONS = frozenset(
     [
         "e.g",
@@ -61,13 +63,15 @@ ABBREVIATIONS = frozenset(
     ]
 )
 CITATION_WORDS = 3
-SENTENCE_END = re.compile(r"(?P<word>[^\s]{0,40}?)[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+SENTENCE_END = LazyPattern(r"(?P<word>[^\s]{0,40}?)[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 SPEAKER = r"(?:user|assistant|human|ai|system|claude|chatgpt|gpt|bot|agent|model|me|you)"
-SPEAKER_PREFIX = re.compile(
+SPEAKER_PREFIX = LazyPattern(
     r"\s{0,10}(?:[>*_#-]{1,4}\s{0,3})?\**" + SPEAKER + r"\**\s{0,3}:\s", re.I
 )
-SPEAKER_TURN = re.compile(r"(?:^|\s)\**" + SPEAKER + r"\**\s{0,3}:\s", re.I)
-QUOTED = re.compile(r"\s{0,10}[\"“«'].{0,2000}[\"”»']\s{0,10}", re.S)
+SPEAKER_TURN = LazyPattern(r"(?:^|\s)\**" + SPEAKER + r"\**\s{0,3}:\s", re.I)
+OPENING_QUOTES = frozenset("\"“«'")
+CLOSING_QUOTES = frozenset("\"”»'")
+QUOTED = LazyPattern(r"\s{0,10}[\"“«'].{0,2000}[\"”»']\s{0,10}", re.S)
 CODE_EXTENSIONS = frozenset(
     [
         "py",
@@ -108,11 +112,11 @@ CODE_EXTENSIONS = frozenset(
         "swift",
     ]
 )
-BARE_PATH = re.compile(
+BARE_PATH = LazyPattern(
     r"[`'\"]?(?:~|\.{1,2}|[A-Za-z]:)?[\\/]?(?:[\w.@-]{1,100}[\\/]){0,30}"
     r"[\w@-]{1,100}(?:\.[A-Za-z0-9]{1,10})?[\\/]?[`'\"]?[.]?"
 )
-SIGNATURE = re.compile(
+SIGNATURE = LazyPattern(
     r"`?(?:(?:async\s{1,5})?(?:def|function|func|fn|fun|sub|public|private|static|export|"
     r"void|int|str|bool|const)\s{1,5}){0,3}[\w.$:<>]{1,100}\s{0,3}\([^()\n]{0,300}\)"
     r"(?:\s{0,3}(?:->|:|=>)\s{0,3}[\w\[\], .|<>?*]{1,100})?\s{0,3}[;:{]?`?[.]?"
@@ -135,6 +139,8 @@ def sentence_count(text: str) -> int:
     """
     count = 1
     last_end = 0
+    if not any(mark in text.rstrip()[:-1] for mark in ".!?"):
+        return count  # a sentence ends inside only at one of them
     for match in SENTENCE_END.finditer(text):
         word = match["word"].lstrip("(\"'[`").lower()
         if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
@@ -150,11 +156,13 @@ def sentence_count(text: str) -> int:
 
 def transcript_reason(text: str) -> str | None:
     """Why ``text`` looks like a copied conversation turn, or None."""
-    if SPEAKER_PREFIX.match(text):
-        return "starts with a speaker prefix"
-    if len(SPEAKER_TURN.findall(text)) >= 2:
-        return "holds several speaker turns"
-    if QUOTED.fullmatch(text):
+    if ":" in text:  # every speaker prefix has one
+        if SPEAKER_PREFIX.match(text):
+            return "starts with a speaker prefix"
+        if len(SPEAKER_TURN.findall(text)) >= 2:
+            return "holds several speaker turns"
+    quoted = text.strip()
+    if quoted[:1] in OPENING_QUOTES and quoted[-1:] in CLOSING_QUOTES and QUOTED.fullmatch(text):
         return "is a verbatim quotation"
     return None
 
@@ -164,9 +172,10 @@ def code_obvious_reason(text: str) -> str | None:
     stripped = text.strip()
     if len(stripped) > 300:
         return None
-    if BARE_PATH.fullmatch(stripped) and _looks_like_path(stripped.strip("`'\".")):
+    spaced = len(stripped.split(None, 1)) > 1  # a path holds no blank
+    if not spaced and BARE_PATH.fullmatch(stripped) and _looks_like_path(stripped.strip("`'\".")):
         return "is a bare file path"
-    if SIGNATURE.fullmatch(stripped):
+    if "(" in stripped and SIGNATURE.fullmatch(stripped):
         return "is a bare function signature"
     if VISIBLE_STATE.fullmatch(stripped):
         return "states what the code or file tree already shows"
