@@ -23,11 +23,12 @@ SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
 DRIVE = re.compile(r"[A-Za-z]:")
 LONE_CR = re.compile(r"\r(?!\n)")
 WEB_SCHEMES = ("http:", "https:", "mailto:", "ftp:")
-_NOT_PLAIN = re.compile(r"[\r\t\x00\x0b\x0c\u0085\u2028\u2029\ufeff]")
+_NOT_PLAIN_ASCII = "\r\t\x00\x0b\x0c"
+_NOT_PLAIN = LazyPattern(r"[\r\t\x00\x0b\x0c\u0085\u2028\u2029\ufeff]")  # not ASCII
 _HEADING = re.compile(r"#{1,6}(?: |\Z)")
 _LINK_ITEM = re.compile(r"- \[[^\[\]()`<\\]{0,500}\]\([A-Za-z0-9._/~%+-]{1,500}\).{0,2000}\Z")
-_BARE_ITEM = re.compile(r"- [^\W\d_][^\[\]()]{0,2000}\Z")
-_PARAGRAPH = re.compile(r"[^\W\d_].{0,2000}\Z")
+_BARE_ITEM = LazyPattern(r"- [^\W\d_][^\[\]()]{0,2000}\Z")
+_PARAGRAPH = LazyPattern(r"[^\W\d_].{0,2000}\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,10 @@ def plain_link_lines(text: str, body_start: int, first_line: int) -> list[int] |
     line, so markdown-it is not needed.
     """
     body = text[body_start:]
-    if _NOT_PLAIN.search(body):
+    if body.isascii():
+        if any(char in body for char in _NOT_PLAIN_ASCII):
+            return None
+    elif _NOT_PLAIN.search(body):
         return None
     found: list[int] = []
     after_item = False
