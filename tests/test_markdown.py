@@ -128,3 +128,22 @@ def test_plain_text_shortcut_equals_the_line_scan(pieces: list[str], skip_lines:
     assert scan_wikilinks(text, start) == slow
     if is_plain(text, start, end):
         assert all(line == text[o : o + len(line)] for o, line in prose_lines(text, start))
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(PIECES, max_size=30), st.integers(min_value=0, max_value=3))
+def test_code_spans_only_shortcut_equals_the_block_scan(pieces: list[str], skip: int) -> None:
+    """A text whose only masking is code spans (no fence, comment or indented line)
+    is masked line by line without the block state: the same lines."""
+    from memlint.sources import markdown
+
+    text = "".join(pieces)
+    start = 0
+    for _ in range(skip):
+        found = text.find("\n", start)
+        start = found + 1 if found != -1 else start
+    end = len(text)
+    expected = list(markdown._block_masked_lines(text, start, end))
+    assert list(masked_lines(text, start, end)) == expected
+    if markdown._spans_only(text, start, end):
+        assert list(markdown._span_masked_lines(text, start, end)) == expected

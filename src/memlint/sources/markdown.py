@@ -90,6 +90,40 @@ def prose_text(text: str, start: int = 0, end: int | None = None) -> str:
 
 def masked_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
     """``prose_lines`` the long way, line by line (what ``is_plain`` lets it skip)."""
+    if _spans_only(text, start, end):
+        return _span_masked_lines(text, start, end)
+    return _block_masked_lines(text, start, end)
+
+
+def _spans_only(text: str, start: int, end: int) -> bool:
+    """Whether masking ``text[start:end]`` blanks code spans only: no fence, HTML
+    comment or indented line (``is_plain`` but for backticks)."""
+    find = text.find
+    return (
+        find("```", start, end) == -1
+        and find("~~~", start, end) == -1
+        and find("<!--", start, end) == -1
+        and find("\n    ", start, end) == -1
+        and find("\n\t", start, end) == -1
+        and not text.startswith(("    ", "\t"), start)
+    )
+
+
+def _span_masked_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """``_block_masked_lines`` of a text that ``_spans_only``: no line opens a fence,
+    an indented block or a comment, so each line is masked on its own."""
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line_end = end if nl == -1 else nl
+        line = text[pos:line_end]
+        yield pos, _mask_inline(line, False)[0] if "`" in line else line
+        if nl == -1:
+            break
+        pos = nl + 1
+
+
+def _block_masked_lines(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
     fence: str | None = None
     in_comment = False
     previous_blank = True
