@@ -6,6 +6,7 @@ import os
 import re
 import stat
 
+from memlint.privacy import LazyPattern
 from memlint.records import NamedTuple, dataclass
 
 TYPE_CHECKING = False
@@ -15,12 +16,12 @@ if TYPE_CHECKING:
 
 TYPED_STEM = re.compile(r"(?:user|feedback|project|reference)_")
 PREFIXED_STEM = re.compile(r"[a-z][a-z0-9]{1,20}_.")
-TYPE_LINE = re.compile(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['\"]?\s*$", re.M)
+TYPE_LINE = LazyPattern(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['\"]?\s*$", re.M)
 RAW_TOP_TYPE = re.compile(r"^type[ \t]*:", re.M)
 RAW_NESTED_TYPE = re.compile(
     r"^metadata[ \t]*:[ \t]*\r?\n(?:[ \t][^\n]*\n)*?[ \t]+type[ \t]*:", re.M
 )
-SECTION_LABEL = re.compile(
+SECTION_LABEL = LazyPattern(
     r"\*\*[ \t]?(?:why|how to apply)[ \t]?(?::[ \t]?\*\*|\*\*[ \t]?:)", re.IGNORECASE
 )
 SUPERSEDED_WORDS = re.compile(r"\bsuperseded\b", re.IGNORECASE)

@@ -15,10 +15,10 @@ Directives that suppress nothing are handed to MX001.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from memlint.diagnostics import Diagnostic
+from memlint.privacy import LazyPattern
 from memlint.records import dataclass, field
 from memlint.rules import CRASH_RULE, UNUSED_SUPPRESSION_RULE, rule_code
 from memlint.sources.document import SourceFile
@@ -27,11 +27,11 @@ from memlint.sources.markdown import prose_lines
 UNUSED_SUPPRESSION = rule_code(UNUSED_SUPPRESSION_RULE)
 UNSUPPRESSIBLE = frozenset({rule_code(CRASH_RULE)})  # a crashed rule checked nothing
 DIRECTIVE_MARK = "memlint:"  # text without it holds no directive
-DIRECTIVE = re.compile(
+DIRECTIVE = LazyPattern(
     r"<!--[ \t]{0,20}memlint:[ \t]{0,20}(ignore|allow|disable|enable|file-ignore)"
     r"\[([^\]\n]{0,300})\][ \t]{0,20}-->"
 )
-CODE_SEPARATOR = re.compile(r"[,\s]{1,50}")
+CODE_SEPARATOR = LazyPattern(r"[,\s]{1,50}")
 MASK = "\0\0\0\0"  # stands in for "<!--" so that prose_lines keeps real directives visible
 END_OF_FILE = 1 << 62
 

@@ -71,10 +71,10 @@ No fix: which copy to keep, and what to merge, is the author's choice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from memlint.diagnostics import Severity
+from memlint.privacy import LazyPattern
 from memlint.rules.base import ALL_PROFILES, LINKED_TYPED, Option, RuleMeta, Scope
 from memlint.similarity import near_duplicates
 from memlint.sources.jsonl import note_file
@@ -99,7 +99,7 @@ META = RuleMeta(
         Option("min-shingles", int, 8, "the fewest shingles a compared memory has", minimum=1),
     ),
 )
-SECTION_BREAK = re.compile(r"[ \t]{0,3}(?:§|(?:[-*_][ \t]*){3,}|#{1,6}(?:[ \t].*)?)[ \t]*\r?")
+SECTION_BREAK = LazyPattern(r"[ \t]{0,3}(?:§|(?:[-*_][ \t]*){3,}|#{1,6}(?:[ \t].*)?)[ \t]*\r?")
 NOTE_KEY = ("project", "fact")
 RECORD_TEXT = ("fact", "text", "content", "value", "note", "body", "message", "summary", "memory")
 

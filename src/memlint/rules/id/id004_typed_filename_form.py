@@ -34,9 +34,8 @@ No fix: renaming a file breaks every link to it.
 
 from __future__ import annotations
 
-import re
-
 from memlint.diagnostics import Severity
+from memlint.privacy import LazyPattern
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.store import MEMORY_TYPES
 
@@ -48,8 +47,8 @@ if TYPE_CHECKING:
     from memlint.rules.base import ProfileView, RuleContext
     from memlint.store import Memory
 
-TYPED_FILENAME = re.compile(r"(user|feedback|project|reference)_(.*)")
-SLUG_BREAK = re.compile(r"[^a-z0-9]+")
+TYPED_FILENAME = LazyPattern(r"(user|feedback|project|reference)_(.*)")
+SLUG_BREAK = LazyPattern(r"[^a-z0-9]+")
 
 META = RuleMeta(
     code="ID004",

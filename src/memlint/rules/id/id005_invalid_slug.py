@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from memlint.diagnostics import Severity
+from memlint.privacy import LazyPattern
 from memlint.rules.base import TYPED, Option, RuleMeta, Scope
 from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
 
@@ -51,8 +52,8 @@ if TYPE_CHECKING:
     from memlint.rules.base import ProfileView, RuleContext
     from memlint.store import Memory
 
-SLUG_CHARS = re.compile(r"[a-z0-9-]*")
-SLUG_CHARS_UNDERSCORE = re.compile(r"[a-z0-9_-]*")
+SLUG_CHARS = LazyPattern(r"[a-z0-9-]*")
+SLUG_CHARS_UNDERSCORE = LazyPattern(r"[a-z0-9_-]*")
 
 META = RuleMeta(
     code="ID005",

@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 from memlint.budget import loader_limits
+from memlint.privacy import LazyPattern
 from memlint.records import dataclass
 from memlint.sources.markdown import LIST_ITEM, prose_lines
 from memlint.store import Memory, Store, normalized_target
 
 TABLE_ROW = re.compile(r" {0,3}\|")
-MENTION = re.compile(r"(`?)((?:\./)?[^\s`()\[\]<>*|]{1,200}\.md)\1(?![\w/.-])")
+MENTION = LazyPattern(r"(`?)((?:\./)?[^\s`()\[\]<>*|]{1,200}\.md)\1(?![\w/.-])")
 
 
 @dataclass(frozen=True, slots=True)

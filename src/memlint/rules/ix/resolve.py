@@ -8,6 +8,7 @@ from collections import Counter
 
 from memlint.budget import loader_limits, simulate
 from memlint.diagnostics import Edit
+from memlint.privacy import LazyPattern
 from memlint.sources.index import SCHEME, IndexEntry, parse_index
 from memlint.store import Index, Memory, Store, normalized_target, one_line
 
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
 
 MIN_SUMMARY = 10
 SUMMARY_SEPARATOR = " — "
-HEADING_LINE = re.compile(r"^#{1,6}[ \t][^\n]*", re.MULTILINE)
-HREF_UNSAFE = re.compile(r"[\s()<>%#?\[\]\\\x00-\x1f\x7f]")
+HEADING_LINE = LazyPattern(r"^#{1,6}[ \t][^\n]*", re.MULTILINE)
+HREF_UNSAFE = LazyPattern(r"[\s()<>%#?\[\]\\\x00-\x1f\x7f]")
 
 
 def _index_of(store: Store) -> Index:

@@ -48,9 +48,8 @@ wikilink cannot carry (`[`, `]`, `|`, `#`, line breaks).
 
 from __future__ import annotations
 
-import re
-
 from memlint.diagnostics import Fix, FixAvailability, Severity
+from memlint.privacy import LazyPattern
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.lk.resolve import resolved_links
 from memlint.textutil import escape, shorten
@@ -73,7 +72,7 @@ META = RuleMeta(
     fix=FixAvailability.SOMETIMES,
 )
 
-LINKABLE = re.compile(r"[^\[\]|#\r\n]{1,200}")
+LINKABLE = LazyPattern(r"[^\[\]|#\r\n]{1,200}")
 
 
 def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
