@@ -152,7 +152,7 @@ def test_planted_pickle_runs_nothing(tmp_path: Path) -> None:
     assert not marker.exists()
     source = SourceFile(path="/s/a.md", rel="a.md", display="a.md", raw=b"x", text="x")
     digest = source_digest(source)
-    body = pickle.dumps(("key", {"a.md": [digest, pickle.dumps(Exploit())]}))
+    body = pickle.dumps(("key", {"a.md": [digest, pickle.dumps(Exploit()), None]}))
     path.write_bytes(MAGIC + _mac(SECRET, body) + body)
     assert StoreCache(store_path, "key", SECRET).memory_facts(source) is None  # blob refused
     assert not marker.exists()
@@ -507,7 +507,7 @@ def test_malformed_cached_facts_and_results_are_not_used(
         key, entries = unseal(entries_path)
         for entry in entries.values():
             n += 1
-            facts, results = pickle.loads(entry[1])
+            facts, results = pickle.loads(entry[1]) if entry[1] else None, entry[2]
             if facts is not None and n % 2:
                 fields = facts[0][4] if facts[0] else ()
                 if fields and n % 4 == 1:  # a field whose key is not a string
@@ -518,7 +518,7 @@ def test_malformed_cached_facts_and_results_are_not_used(
                     facts = planted_facts[n % len(planted_facts)]
             else:
                 results = planted_results[n % len(planted_results)]
-            entry[1] = pickle.dumps([facts, results])
+            entry[1], entry[2] = pickle.dumps(facts), results
         reseal(entries_path, key, entries)
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     memo_key, memo = unseal(memo_path)
@@ -705,3 +705,23 @@ def test_one_edited_file_rewrites_one_shard_of_facts(generated: Path, tmp_path: 
     memory.write_text(memory.read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
     report(generated, capsys, "--cache-dir", str(cache_dir))
     assert sum(path.read_bytes() != data for path, data in shards.items()) == 1
+
+
+def test_cached_local_results_are_read_without_the_facts(
+    generated: Path, tmp_path: Path, capsys, monkeypatch
+):
+    """A warm run after one edit reads every file's cached local results, and unpickles
+    the parse facts only of the memories a rule loads (every file's were unpickled)."""
+    import memlint.cache
+
+    cache_dir = tmp_path / "cache"
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[4]
+    memory.write_text(memory.read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
+    reference = report(generated, capsys, "--no-cache")
+    unpickled = []
+    loads = memlint.cache._loads
+    monkeypatch.setattr(memlint.cache, "_loads", lambda blob: unpickled.append(1) or loads(blob))
+    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    memories = len([p for p in generated.rglob("*.md") if p.name != "MEMORY.md"])
+    assert len(unpickled) < memories // 2

@@ -14,13 +14,14 @@ without the cache, with a warning).
 Each store root has these files in the cache folder:
 
 - ``store-<id>-<nn>.pickle``, ``SHARDS`` of them (a file's shard is the CRC-32 of
-  its store-relative path): per file, the content digest (SHA-256) and a blob
+  its store-relative path): per file, the content digest (SHA-256), a blob
   holding the parse facts of a memory (frontmatter fields, body start,
   wikilinks, fingerprint: compact tuples from which ``Memory`` is rebuilt
-  without parsing) and the results of the ``local`` rules on that file for one
-  profile. An entry is valid while the file's digest is unchanged. A shard is
-  read when one of its files is asked for and written again only when one of
-  its entries changed: one edited file rewrites a 64th of the facts.
+  without parsing, unpickled only when asked for) and the results of the
+  ``local`` rules on that file for one profile. An entry is valid while the
+  file's digest is unchanged. A shard is read when one of its files is asked
+  for and written again only when one of its entries changed: one edited file
+  rewrites a 64th of the facts.
 - ``store-<id>.files.pickle``: per file, its ``lstat`` signature (size,
   mtime, ctime, inode, device) when last read, with its digest and whether it
   mentions a suppression. A file whose signature is unchanged is not read
@@ -71,7 +72,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 16  # 16: per-file entries in shards
+FORMAT = 17  # 17: an entry's local results beside its facts' blob
 SHARDS = 64
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
@@ -316,9 +317,9 @@ def source_digest(source: SourceFile) -> bytes:
 class StoreCache:
     """Cached facts and results of one store, per file and for the whole store.
 
-    On disk a file's entry is ``[digest, blob]``, the blob a pickle of
-    ``[facts, (profile, local results)]``: an unchanged file's blob is written
-    back as it was read, so saving costs little when few files changed.
+    On disk a file's entry is ``[digest, blob, (profile, local results)]``, the blob a
+    pickle of its facts: an unchanged file's blob is written back as it was read,
+    so saving costs little when few files changed.
     """
 
     def __init__(self, path: str, key: str, secret: bytes) -> None:
@@ -334,7 +335,6 @@ class StoreCache:
         self._changed_shards: set[int] = set()
         self._opened: dict[str, list] = {}  # rel -> [facts, results], unpickled this run
         self._dirty: set[str] = set()
-        self._handed: set[str] = set()  # facts given away by ``memory_facts``, still in the blob
         self._digests: dict[str, bytes] = {}
         self._store_digest: bytes | None = None
         self._memo: tuple | None = None
@@ -391,7 +391,10 @@ class StoreCache:
         self._signatures_seen[source.rel] = sig + self.digest(source) + mark
 
     def _entry(self, source: SourceFile) -> list:
-        """``[facts, results]`` of ``source``: cached when its digest is unchanged."""
+        """``[facts, results]`` of ``source`` this run: the results cached when its digest
+        is unchanged; facts only when remembered this run (cached ones stay in the
+        entry's blob, unpickled when asked for: the local results of every file are
+        read on a warm run, the facts of few)."""
         rel = source.rel
         opened = self._opened.get(rel)
         if opened is not None:
@@ -399,37 +402,25 @@ class StoreCache:
         digest = self.digest(source)
         entries = self.entries_for(rel)
         entry = entries.get(rel)
-        loaded: object = None
-        if type(entry) is list and len(entry) == 2 and entry[0] == digest:
-            loaded = _loads(entry[1])
-        if isinstance(loaded, list) and len(loaded) == 2:
-            opened = loaded
+        if type(entry) is list and len(entry) == 3 and entry[0] == digest:
+            opened = [None, entry[2]]
         else:
             opened = [None, None]
-            entries[rel] = [digest, None]
+            entries[rel] = [digest, None, None]
             self._dirty.add(rel)
         self._opened[rel] = opened
         return opened
 
     def memory_facts(self, source: SourceFile) -> tuple | None:
-        """The parse facts of ``source``, if cached. An unchanged entry does not keep
-        them once handed out (its blob holds them, for saving or another call):
-        the caller rebuilds a ``Memory`` from them, and at 100,000 memories a
-        second copy held here took 100 MB."""
-        rel = source.rel
-        opened = self._entry(source)
-        if rel in self._handed:
-            return self._blob_facts(rel)
-        facts = opened[0]
-        if facts is not None and rel not in self._dirty:
-            opened[0] = None
-            self._handed.add(rel)
-        return facts
-
-    def _blob_facts(self, rel: str) -> tuple | None:
-        """The facts in the saved blob of ``rel`` (an unchanged entry's)."""
-        old = _loads(self.entries_for(rel)[rel][1])
-        return old[0] if isinstance(old, list) and len(old) == 2 else None
+        """The parse facts of ``source``, if cached (not kept here once handed out:
+        the caller rebuilds a ``Memory`` from them, and at 100,000 memories a second
+        copy held here took 100 MB)."""
+        facts = self._entry(source)[0]
+        if facts is not None:
+            return facts
+        blob = self.entries_for(source.rel)[source.rel][1]
+        found = _loads(blob) if blob is not None else None
+        return found if type(found) is tuple else None
 
     # -- the index's entries ------------------------------------------------------
 
@@ -578,13 +569,12 @@ class StoreCache:
             _dump(self.files_path, self.key, self.secret, self._signatures_seen)
         changed = self._changed_shards
         for rel in self._dirty:
-            entries = self.entries_for(rel)
-            if rel in entries:
-                opened = self._opened[rel]
-                if opened[0] is None and rel in self._handed:  # new results, same facts
-                    opened = [self._blob_facts(rel), opened[1]]
-                blob = pickle.dumps(opened, protocol=pickle.HIGHEST_PROTOCOL)
-                entries[rel][1] = blob
+            entry = self.entries_for(rel).get(rel)
+            if entry is not None:
+                facts, results = self._opened[rel]
+                if facts is not None:  # else unchanged, or none: the blob stays
+                    entry[1] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+                entry[2] = results
                 changed.add(_shard(rel))
         for shard in sorted(changed):
             path = f"{self.path.removesuffix('.pickle')}-{shard:02d}.pickle"
