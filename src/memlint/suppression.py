@@ -155,14 +155,16 @@ def apply_suppressions(
 
 
 def markdown_sources(store) -> list[tuple[SourceFile, int]]:
-    """Every Markdown file of ``store`` that was read and may hold a directive,
-    with its body offset (frontmatter is not searched)."""
+    """Every Markdown file of ``store`` reported on that was read and may hold a
+    directive, with its body offset (frontmatter is not searched)."""
     from memlint.sources.frontmatter import parse_frontmatter
 
     found = []
     for source in store.files:
         if not source.path.endswith((".md", ".markdown")):
             continue
+        if store.report is not None and not store.reports_on(source.path):
+            continue  # its directives suppress only its own findings, which are not shown
         if source.known is not None and not source.known.has_directive:
             continue  # unchanged since a read that found none: not read again
         text = source.text

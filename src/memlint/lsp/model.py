@@ -22,6 +22,8 @@ from memlint.records import dataclass, field, replace
 from memlint.store import Memory, Store, fold
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from memlint.cache import StoreCache
     from memlint.sources.document import SourceFile
 
@@ -194,13 +196,25 @@ def _holds(store: Store, path: str) -> bool:
     return path.startswith(store.root + os.sep) or any(s.path == path for s in store.notes)
 
 
-def _result(store: Store, settings: Settings, found: list[Diagnostic]) -> LintResult:
+def _result(
+    store: Store,
+    settings: Settings,
+    found: list[Diagnostic],
+    before: LintResult | None = None,
+    edited: Iterable[SourceFile] = (),
+) -> LintResult:
+    """The lint's findings by file; the files by path are ``before``'s with the
+    ``edited`` ones put in (a kept store edited in place), else all of the store's."""
     by_path: dict[str, list[Diagnostic]] = {}
     for diagnostic in found:
         by_path.setdefault(diagnostic.path, []).append(diagnostic)
     for diagnostics in by_path.values():
         diagnostics.sort(key=Diagnostic.sort_key)
-    sources = {s.path: s for s in (*store.files, *store.notes)}
+    if before is None:
+        sources = {s.path: s for s in (*store.files, *store.notes)}
+    else:
+        sources = dict(before.sources)
+        sources.update((s.path, s) for s in edited)
     return LintResult(store, settings, by_path, sources)
 
 
@@ -284,15 +298,17 @@ class _Kept:
             if source is None:
                 return None
             scope = _edit_index(store, source, result.settings)
-        loaded = _reloaded(store, changed, result.settings)
-        if loaded is None:
-            return None
         if self.ties is None:
             self.ties = Ties(store, any(rule.code == NEAR_DUPLICATE for rule in rules))
+        loaded = _reloaded(store, changed, result.settings, self.ties)
+        if loaded is None:
+            return None
         tied = self.ties.scope(loaded)
         scope = None if scope is None or tied is None else scope | tied
+        before: LintResult | None = None  # the files by path are these, but for edited
         if all(_same_tables(old, new) for old, new in loaded):
             _edit_in_place(store, loaded)  # its derived tables hold: the memories change in place
+            before = result
         else:
             edited = edited_store(store, changed, result.settings)
             if edited is None:
@@ -308,7 +324,10 @@ class _Kept:
         finally:
             store.report = None
             _forget_tables(store, ("_report_dirs", "reported_memories"))
-        self.result = _result(store, result.settings, found)
+        new_files = [old.file for old, _ in loaded]
+        if store.index is not None and store.index is not index:
+            new_files.append(store.index.file)
+        self.result = _result(store, result.settings, found, before, new_files)
         if scope is not None:  # the other files' findings are those of the last lint
             for path, kept in result.by_path.items():
                 if path not in scope:
@@ -334,6 +353,12 @@ class Ties:
         self.bands = _BandColumns(store.memories) if near_duplicates else None
         for memory in store.memories:
             self._add(memory)
+
+    def memory_at(self, store: Store, path: str) -> Memory | None:
+        """The memory at ``path`` (the store keeps its memories' order across edits)."""
+        at = self.position.get(path)
+        memory = store.memories[at] if at is not None else None
+        return memory if memory is not None and memory.file.path == path else None
 
     def _entries(self, memory: Memory):
         keys = _keys(memory)
@@ -594,16 +619,15 @@ NAME_TABLES = frozenset(
 INDEX_TABLES = frozenset(("_index_targets", "indexed_memories", "_unlinked", "_index_links"))
 
 
-def _reloaded(store: Store, texts: dict[str, str], settings: Settings):
+def _reloaded(store: Store, texts: dict[str, str], settings: Settings, ties: Ties):
     """``(memory, memory read from its text)`` for each path of ``texts``; ``None`` when
     one is not a memory of ``store`` or its text cannot be read as one."""
     from memlint.discovery import source_from_bytes
     from memlint.parse import load_memory
 
-    at_memory = {memory.file.path: memory for memory in store.memories}
     pairs = []
     for path, text in texts.items():
-        old = at_memory.get(path)
+        old = ties.memory_at(store, path)
         if old is None:
             return None
         data = text.encode("utf-8", "surrogatepass")
@@ -631,14 +655,13 @@ def _edit_in_place(store: Store, pairs: list[tuple[Memory, Memory]]) -> None:
     """Each old memory of ``store`` becomes its new reading (the same object, so the
     tables that hold it stay true), its file replaced; tables that may not hold are
     dropped, to be built again on first use."""
-    at_file = {source.path: i for i, source in enumerate(store.files)}
     keep = set(NAME_TABLES)
     for old, new in pairs:
         if list(old.link_targets) != list(new.link_targets):
             keep.discard("_linkers")
         else:
             keep.add("_linkers")
-        store.files[at_file[old.file.path]] = new.file
+        store.files[store.files.index(old.file)] = new.file
         for slot in Memory.__slots__:
             setattr(old, slot, getattr(new, slot))
     store.memo = None
