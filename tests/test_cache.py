@@ -64,6 +64,54 @@ def reseal(path: Path, key: str, payload) -> None:
     path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
 
 
+MEMO_FIELDS = ("digest", "profile", "reason", "guess", "found", "again", "outside")
+
+
+def memo_with(memo: tuple, **fields) -> tuple:
+    """A sealed memo's payload with some fields replaced (a memo of any other length
+    is not used at all, so a test forging one field must keep the layout)."""
+    assert len(memo) == len(MEMO_FIELDS)
+    return tuple(fields.get(name, value) for name, value in zip(MEMO_FIELDS, memo, strict=True))
+
+
+def test_a_memo_of_the_right_layout_is_used(generated: Path, tmp_path: Path, capsys) -> None:
+    """The memo forgeries below change one field each; this one shows that the layout
+    they keep is the one memlint reads (an empty result is taken as it is)."""
+    cache_dir = tmp_path / "cache"
+    assert '"code"' in report(generated, capsys, "--cache-dir", str(cache_dir))
+    (memo_path,) = cache_dir.glob("*.memo.pickle")
+    key, memo = unseal(memo_path)
+    reseal(memo_path, key, memo_with(memo, found=[]))
+    assert '"code"' not in report(generated, capsys, "--cache-dir", str(cache_dir))
+
+
+def test_a_memo_keeps_why_the_profile_is_a_guess(tmp_path: Path, capsys) -> None:
+    """A store loaded from a memo has the profile, its reason and why it is a guess
+    (the server and the hook run rules on such a store again: MX003 was lost)."""
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("- [a](a.md) — fact a\n", encoding="utf-8")
+    for name in ("a", "b"):
+        (store / f"{name}.md").write_text(
+            f"---\nname: the {name}\ndescription: fact {name}\nmetadata:\n  type: user\n---\nx\n",
+            encoding="utf-8",
+        )
+    cache_dir = tmp_path / "cache"
+    assert "MX003" in report(store, capsys, "--cache-dir", str(cache_dir))
+    settings = Settings()
+    (cold,) = discover([str(store)], settings)
+    assert cold.profile_guess
+    key = config_key(settings, os.getcwd())
+    caches = CacheSet(str(cache_dir), key, user_secret())
+    (warm,) = discover([str(store)], settings, caches=caches)
+    assert warm.memo is not None
+    assert (warm.profile, warm.profile_reason, warm.profile_guess) == (
+        cold.profile,
+        cold.profile_reason,
+        cold.profile_guess,
+    )
+
+
 def edit_files(store: Path) -> None:
     memories = sorted(p for p in store.rglob("*.md") if p.name != "MEMORY.md")
     memories[0].write_text("---\nname: [broken\n---\nbody \u200b [[nowhere]]\n", encoding="utf-8")
@@ -427,7 +475,7 @@ def test_a_memo_naming_an_unknown_rule_is_not_used(generated: Path, tmp_path: Pa
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     key, memo = unseal(memo_path)
-    reseal(memo_path, key, (*memo[:4], ("os.system",)))
+    reseal(memo_path, key, memo_with(memo, again=("os.system",)))
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
 
 
@@ -522,7 +570,7 @@ def test_malformed_cached_facts_and_results_are_not_used(
         reseal(entries_path, key, entries)
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     memo_key, memo = unseal(memo_path)
-    reseal(memo_path, memo_key, (memo[0], memo[1], memo[2], [3, 4], memo[4]))
+    reseal(memo_path, memo_key, memo_with(memo, found=[3, 4]))
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference  # memo unused
     for path in generated.rglob("*.md"):  # touched: read again, digests unchanged
         os.utime(path)
@@ -542,7 +590,7 @@ def test_diagnostics_with_a_field_of_the_wrong_type_are_not_used(
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (memo_path,) = cache_dir.glob("*.memo.pickle")
     key, memo = unseal(memo_path)
-    first = memo[3][0]
+    first = memo[MEMO_FIELDS.index("found")][0]
     wrong = [
         replace(first, message=7),
         replace(first, notes=("ok", 3)),
@@ -552,7 +600,8 @@ def test_diagnostics_with_a_field_of_the_wrong_type_are_not_used(
         replace(first, code=None),
     ]
     for bad in wrong:
-        reseal(memo_path, key, (*memo[:3], [bad, *memo[3][1:]], memo[4]))
+        found = memo[MEMO_FIELDS.index("found")]
+        reseal(memo_path, key, memo_with(memo, found=[bad, *found[1:]]))
         assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
 
 

@@ -72,7 +72,7 @@ from memlint.rules import is_rule_name
 from memlint.sources.document import Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 17  # 17: an entry's local results beside its facts' blob
+FORMAT = 18  # 18: a memo holds why the profile is a guess
 SHARDS = 64
 MAGIC = b"memlint-cache\x00"
 MAC_SIZE = 32  # HMAC-SHA256
@@ -90,11 +90,13 @@ TAG = (
 
 
 class Memo(NamedTuple):
-    """A store's whole result: its profile, the diagnostics of the rules that are
-    not rerun, and the rules to run again (by ``memlint.rules.rule_name``)."""
+    """A store's whole result: its profile (why, and why it is a guess), the
+    diagnostics of the rules that are not rerun, and the rules to run again (by
+    ``memlint.rules.rule_name``)."""
 
     profile: str
     reason: str
+    guess: str
     found: list
     again: tuple[str, ...]
 
@@ -533,15 +535,15 @@ class StoreCache:
         """The whole-store result saved for exactly this store's inputs."""
         digest = self.store_digest(store)
         loaded = _load(self.memo_path, self.key, self.secret)
-        if not (isinstance(loaded, tuple) and len(loaded) == 6 and loaded[0] == digest):
+        if not (isinstance(loaded, tuple) and len(loaded) == 7 and loaded[0] == digest):
             return None
-        memo = Memo(*loaded[1:5])
-        outside = loaded[5]
+        memo = Memo(*loaded[1:6])
+        outside = loaded[6]
         if not (type(outside) is tuple and all(_lookup(found) for found in outside)):
             return None
         if any(store.exists_inside(rel) != exists for rel, exists in outside):
             return None  # a target outside the walk came or went
-        if not (type(memo.profile) is str and type(memo.reason) is str):
+        if not (type(memo.profile) is str and type(memo.reason) is str and type(memo.guess) is str):
             return None
         if not (type(memo.again) is tuple and all(map(is_rule_name, memo.again))):
             return None
@@ -557,6 +559,7 @@ class StoreCache:
                 self._store_digest,
                 store.profile,
                 store.profile_reason,
+                store.profile_guess,
                 list(found),
                 tuple(again),
                 outside,

@@ -526,6 +526,7 @@ class Discovery:
         memo = cache.memo(store) if cache is not None else None
         if memo is not None:
             store.profile, store.profile_reason, store.memo = memo.profile, memo.reason, memo
+            store.profile_guess = memo.guess
             store.defer_memories(parse_memories)
             return store
         store.memories = parse_memories()
