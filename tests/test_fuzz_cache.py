@@ -55,6 +55,7 @@ class Store:
         self.top = root
         self.root = root / "mem"
         self.rng = rng
+        self.aged = 0
         self.root.mkdir(parents=True)
         (self.root / "sub").mkdir()
         (self.root / "drafts").mkdir()
@@ -212,9 +213,12 @@ class Store:
         return "; ".join(done)
 
     def age(self) -> None:
+        """Set every mtime back (a restore keeps a backup's times), one second later
+        than the last time: the cache may trust the files' signatures."""
+        self.aged += 10**9
         for path in [self.root, *self.root.rglob("*")]:
             if not path.is_symlink():
-                os.utime(path, ns=(OLD, OLD))
+                os.utime(path, ns=(OLD + self.aged, OLD + self.aged))
 
 
 def run(capsys, *args: str) -> list[dict]:
@@ -261,3 +265,91 @@ def test_warm_cache_pool_and_named_files_report_what_no_cache_does(
             assert got == expected, f"{mode}, seed {SEED}, step {step}: {history}\n" + differ(
                 got, expected
             )
+
+
+def server_findings(result) -> dict[str, list]:
+    if result is None:
+        return {}
+    return {
+        path: sorted(repr((d.code, d.range, d.message, d.severity, d.fix, d.notes)) for d in found)
+        for path, found in result.by_path.items()
+        if found
+    }
+
+
+def test_the_servers_kept_store_lints_as_a_fresh_load_does(tmp_path: Path) -> None:
+    """Buffers of memories and of MEMORY.md edited, opened and closed, files changed on
+    disk with the server told (``forget``, as a watched-file event does): the kept store's
+    lint after each step equals a fresh server's lint of the same buffers."""
+    from memlint.lsp.model import StoreLinter
+
+    rng = random.Random(SEED + 1)
+    store = Store(tmp_path / "tree", rng)
+    kept = StoreLinter(str(store.root))
+    buffers: dict[str, str] = {}
+    history: list[str] = []
+    try:
+        for step in range(STEPS):
+            kind = rng.random()
+            rels = store.memories()
+            if kind < 0.15 or not rels:  # the disk changes and the server is told
+                before = set(store.root.rglob("*"))
+                history.append(store.step())
+                for path in list(buffers):
+                    if not os.path.isfile(path) or os.path.islink(path):
+                        del buffers[path]
+                for changed in before | set(store.root.rglob("*")):  # the watched-file events
+                    kept.recheck(str(changed))
+                if "config" in history[-1] or "exclude" in history[-1]:
+                    kept.reload()
+            elif kind < 0.25 and buffers:  # a buffer closed
+                closed = rng.choice(sorted(buffers))
+                del buffers[closed]
+                history.append(f"close {os.path.relpath(closed, store.root)}")
+            else:
+                rel = "MEMORY.md" if kind < 0.4 else rng.choice(rels)
+                path = str(store.root / rel)
+                text = buffers.get(path) or (store.root / rel).read_text(encoding="utf-8")
+                if rel == "MEMORY.md":
+                    target = rng.choice([*rels, "ghost.md"])
+                    text += f"- [{Path(target).stem}]({target}) — fact about it\n"
+                else:
+                    text = edit_text(rng, text)
+                buffers[path] = text
+                history.append(f"buffer {rel}")
+            path = rng.choice(sorted(buffers)) if buffers else str(store.root / "MEMORY.md")
+            got = server_findings(kept.lint(path, dict(buffers)))
+            fresh = StoreLinter(str(store.root))
+            try:
+                expected = server_findings(fresh.lint(path, dict(buffers)))
+            finally:
+                fresh.close()
+            assert got == expected, f"seed {SEED}, step {step}: {history}\n" + "\n".join(
+                f"{path}: extra {sorted(set(got.get(path, [])) - set(expected.get(path, [])))}"
+                f" missing {sorted(set(expected.get(path, [])) - set(got.get(path, [])))}"
+                for path in sorted(set(got) | set(expected))
+                if got.get(path) != expected.get(path)
+            )
+    finally:
+        kept.close()
+
+
+def edit_text(rng: random.Random, text: str) -> str:
+    other = rng.choice(NAMES)
+    kind = rng.randrange(8)
+    if kind == 0:
+        return text + f"\nSee [[{other}]].\n"
+    if kind == 1:
+        return re.sub(r"(?m)^name: .*$", f"name: {other}", text, count=1)
+    if kind == 2:
+        return re.sub(r"(?m)^name: (.*)$", lambda m: f"name: {m[1].upper()}", text, count=1)
+    if kind == 3:
+        new = rng.choice(["fact about it", f"superseded by [[{other}]]", "the same description"])
+        return re.sub(r"(?m)^description: .*$", f"description: {new}", text, count=1)
+    if kind == 4:
+        return text + "\n<!-- memlint: ignore[LK001] -->\n"
+    if kind == 5:
+        return text.replace("---\n", "---\nbroken: [\n", 1)
+    if kind == 6:
+        return re.sub(r"(?m)^  type: .*$", f"  type: {rng.choice(['user', 'bogus'])}", text)
+    return text + "The user prefers tea over coffee in the morning and at work.\n"

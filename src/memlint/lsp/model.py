@@ -15,7 +15,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, cast
 
-from memlint.config import CONFIG_NAMES, Settings, find_config, load_settings
+from memlint.config import CONFIG_NAMES, SKIP_DIRS, Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.records import dataclass, field, replace
@@ -464,13 +464,9 @@ class DiskState:
 
     def __init__(self, store: Store) -> None:
         self.files: dict[str, tuple | None] = {}
-        folders = {store.root}
         for source in (*store.files, *store.notes):
             self.files[source.path] = _signature(source.path)
-            folder = os.path.dirname(source.path)
-            while folder.startswith(store.root + os.sep) and folder not in folders:
-                folders.add(folder)
-                folder = os.path.dirname(folder)
+        folders = _folders_below(store.root)  # empty ones and nested stores too
         self.folders = {folder: _listing(folder) for folder in folders}
         self.configs = {
             path: _signature(path)
@@ -525,6 +521,29 @@ def _signature(path: str) -> tuple | None:
     return found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino
 
 
+def _folders_below(root: str) -> set[str]:
+    """``root`` and every folder below it (never through a link, hidden ones and
+    ``SKIP_DIRS`` apart): a file created in an empty folder, or a nested store's
+    ``MEMORY.md`` deleted (its files join the store), changes one of their listings."""
+    found = set()
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        found.add(folder)
+        try:
+            with os.scandir(folder) as entries:
+                stack.extend(
+                    entry.path
+                    for entry in entries
+                    if entry.is_dir(follow_symlinks=False)
+                    and not entry.name.startswith(".")
+                    and entry.name not in SKIP_DIRS
+                )
+        except OSError:
+            continue
+    return found
+
+
 def _mtime(folder: str) -> int | None:
     try:
         return os.lstat(folder).st_mtime_ns
@@ -539,7 +558,7 @@ def _listing(folder: str) -> tuple[int | None, frozenset[str]]:
     try:
         with os.scandir(folder) as entries:
             names = frozenset(
-                entry.name
+                entry.name + _kind(entry)  # a link or a folder swapped in changes it
                 for entry in entries
                 if entry.name.endswith(TRACKED)
                 or entry.name in WATCHED_NAMES
@@ -548,6 +567,12 @@ def _listing(folder: str) -> tuple[int | None, frozenset[str]]:
     except OSError:
         return None, frozenset()
     return mtime, names
+
+
+def _kind(entry: os.DirEntry) -> str:
+    if entry.is_symlink():
+        return "@"
+    return "/" if entry.is_dir(follow_symlinks=False) else ""
 
 
 def _source_of(old: SourceFile, text: str, settings: Settings) -> SourceFile | None:
