@@ -597,7 +597,8 @@ def _shard(rel: str) -> int:
 INDEX_ENTRY_TYPES = (int, int, int, str, str, str, int, int, str, bool, bool)  # IndexEntry's
 
 
-SUMMARY_TYPES = (  # the types of each field of ``facts.summary_facts``, column by column
+# the types of each field of ``facts.summary_facts``, column by column
+SUMMARY_TYPES: tuple[set[type], ...] = (
     {str, type(None)},  # name
     {str, type(None)},  # description
     {bool},  # has frontmatter

@@ -129,7 +129,8 @@ def parse_json(data: bytes):
         from _json import make_scanner
 
         text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")  # (no utf_8_sig codec import)
-        value, end = make_scanner(_Decoding())(text, len(text) - len(text.lstrip(blank)))
+        scan = make_scanner(_Decoding())  # type: ignore[arg-type]  # (reads only these fields)
+        value, end = scan(text, len(text) - len(text.lstrip(blank)))
         if not text[end:].strip(blank):
             return value
     except Exception:  # (the scanner reports errors through json.decoder, not imported)
