@@ -117,3 +117,93 @@ def test_a_dead_worker_neither_hangs_nor_changes_results(monkeypatch) -> None:
 
     batch = parallel.Batch(job, 200, 2)
     assert list(batch.results()) == [index * index for index in range(200)]
+
+
+def checked(root: Path, jobs: int, caches: CacheSet | None = None) -> list:
+    from memlint import api
+
+    report = api.check([str(root)], Settings(), caches=caches, jobs=jobs, cwd=str(root))
+    return report.diagnostics
+
+
+def test_one_pass_equals_serial_and_keeps_no_text(generated: Path, monkeypatch) -> None:
+    """Parsing and the one-file rules run in one pool pass (``engine.EarlyLocal``); the
+    findings are the serial ones, and memory files with none are not held in memory."""
+    from memlint import api
+
+    serial = checked(generated, jobs=1)
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    taken: list[int] = []
+    record_local_results_taken(monkeypatch, taken)
+    assert checked(generated, jobs=0) == serial
+    assert checked(generated, jobs=2) == serial
+    assert taken and all(count > 100 for count in taken)
+    report = api.check([str(generated)], Settings(), jobs=2, cwd=str(generated))
+    (store,) = report.stores
+    reported = {d.path for d in report.diagnostics}
+    quiet = [m.file for m in store.memories if m.file.path not in reported]
+    assert quiet and all(source.pending is not None for source in quiet)
+
+
+def record_local_results_taken(monkeypatch, taken: list[int]) -> None:
+    """Record how many one-file results each lint found from the pool's pass."""
+    from memlint import engine
+
+    init = engine._StoreRun.__init__
+
+    def recording(self, store, *args) -> None:
+        early = store.early
+        init(self, store, *args)
+        taken.append(len(early.found) if early is not None else 0)
+
+    monkeypatch.setattr(engine._StoreRun, "__init__", recording)
+
+
+def test_one_pass_with_a_wrong_profile_guess(generated: Path, monkeypatch) -> None:
+    """The profile is guessed from a sample before the pool starts; when the store's
+    profile turns out different, the one-file rules run again under the right one."""
+    from memlint import engine
+
+    serial = checked(generated, jobs=1)
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    start = engine.EarlyLocal.start
+
+    def wrong(self, sample) -> None:
+        right = self.guess(sample)
+        self.guess = lambda _: "freeform" if right != "freeform" else "typed"
+        start(self, sample)
+
+    monkeypatch.setattr(engine.EarlyLocal, "start", wrong)
+    assert checked(generated, jobs=2) == serial
+
+
+def test_one_pass_with_a_cache(generated: Path, tmp_path: Path, monkeypatch) -> None:
+    serial = checked(generated, jobs=1)
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    assert checked(generated, 2, CacheSet(str(tmp_path / "c"), "key", b"k" * 32)) == serial
+    assert checked(generated, 2, CacheSet(str(tmp_path / "c"), "key", b"k" * 32)) == serial
+    assert checked(generated, 1, CacheSet(str(tmp_path / "c"), "key", b"k" * 32)) == serial
+
+
+def test_a_released_file_changed_on_disk_is_not_read_as_it_was(
+    generated: Path, monkeypatch
+) -> None:
+    """A memory file's text is dropped once parsed and read again when a rule or the
+    output needs it; bytes that changed meanwhile are refused, not mixed with the
+    positions found in the first read."""
+    from memlint.discovery import Discovery
+    from memlint.engine import EarlyLocal
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    finder = Discovery(Settings(), str(generated), jobs=2, keep_raw=False, early=EarlyLocal)
+    finder.add_path(str(generated))
+    (store,) = finder.load()
+    memory = store.memories[5]
+    source = memory.file
+    assert source.pending is not None
+    path = Path(source.path)
+    path.write_text(path.read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
+    assert source.text is None
+    assert source.problem is not None and "changed while" in source.problem.detail
+    other = store.memories[6].file
+    assert other.text is not None and other.problem is None

@@ -66,6 +66,7 @@ def load(
     """The stores under ``paths`` (see :func:`memlint.discovery.discover`), each with
     its own settings checked. Raises ``UsageError`` or ``ConfigError``."""
     from memlint.discovery import discover
+    from memlint.engine import EarlyLocal
 
     stores = discover(
         paths,
@@ -78,6 +79,7 @@ def load(
         touched=touched,
         notices=notices,
         settings_for=settings_for,
+        early=EarlyLocal,
     )
     for store in stores:
         if store.settings is not None:

@@ -28,13 +28,22 @@ import re
 import stat
 import time
 
-from memlint.cache import CacheSet, StoreCache, config_key, signature
+from memlint.cache import DIGEST_SIZE, CacheSet, StoreCache, config_key, signature
 from memlint.config import SKIP_DIRS, Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
 from memlint.records import dataclass, field
 from memlint.selection import is_selected
-from memlint.sources.document import ReadProblem, SourceFile, decode_into, read_into, read_source
+from memlint.sources.document import (
+    BOM_BYTES,
+    Known,
+    ReadProblem,
+    SourceFile,
+    decode_into,
+    read_into,
+    read_source,
+)
 from memlint.store import Skipped, Store
+from memlint.suppression import DIRECTIVE_MARK
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -98,8 +107,12 @@ class Discovery:
         keep_raw: bool = True,
         settings_for=None,
         contents: dict[str, bytes] | None = None,
+        early=None,
     ) -> None:
         self.settings = settings
+        # ``early(store, settings, guess)``: the one-file rules run while a pool parses
+        # (``engine.EarlyLocal``); memory files are then not kept in this process
+        self.early = early
         self.settings_for = settings_for  # folder -> its settings (nested config files)
         self.cwd = cwd
         self.caches = caches
@@ -411,6 +424,8 @@ class Discovery:
             cache = self.caches.for_store(plan.root, config_key(settings, self.cwd))
         pruner = self.pruner
         memory_sources: list[SourceFile] = []
+        released = 0  # memory sources whose text was dropped (read again on use)
+        release_at = self._release_at()
         root_prefix = plan.root + os.sep
         # (directory, its store-relative prefix, its display prefix): no per-file slicing
         stack = [(plan.root, "", self.display(root_prefix))]
@@ -481,6 +496,10 @@ class Discovery:
                     store.excluded.append(rel)
                     continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
+                if release_at is not None and len(memory_sources) >= release_at:
+                    for source in memory_sources[released:]:
+                        self._release(source, cache)
+                    released = len(memory_sources)
         walked = {s.path for s in memory_sources}
         walked.update(s.path for s in store.files)
         walked.update(s.path for s in store.notes)
@@ -518,10 +537,11 @@ class Discovery:
         )
         readable = [source for source in memory_sources if source.readable]
 
-        def parse_memories():
+        def parse_memories(early=None):
             from memlint.parse import load_memories  # not imported on a memo hit
 
-            return load_memories(readable, cache, self.jobs, _runs_near_duplicates(settings))
+            fingerprints = _runs_near_duplicates(settings)
+            return load_memories(readable, cache, self.jobs, fingerprints, early)
 
         memo = cache.memo(store) if cache is not None else None
         if memo is not None:
@@ -529,7 +549,18 @@ class Discovery:
             store.profile_guess = memo.guess
             store.defer_memories(parse_memories)
             return store
-        store.memories = parse_memories()
+        early = None
+        if self.early is not None and release_at is not None:
+
+            def guess(sample: list) -> str:
+                probe = Store(store.root, store.display_root, store.reason, notes=store.notes)
+                probe.index, probe.memories = store.index, sample
+                return detect_profile(probe, config).profile
+
+            early = self.early(store, settings, guess)
+        store.memories = parse_memories(early)
+        if early is not None and early.found:
+            store.early = early
         store.profile, store.profile_reason, store.profile_guess = detect_profile(store, config)
         return store
 
@@ -588,6 +619,32 @@ class Discovery:
         self._drop_raw(source)
         return source
 
+    def _release_at(self) -> int | None:
+        """How many memory files a store has when their text is no longer kept here:
+        in lint mode, when a pool parses them (and runs the one-file rules)."""
+        if self.keep_raw or self.early is None:
+            return None
+        from memlint.parallel import pool_threshold
+
+        return pool_threshold(self.jobs)
+
+    def _release(self, source: SourceFile, cache: StoreCache | None) -> None:
+        """Drop the text of ``source``, read again (and checked unchanged) on use."""
+        text = source.text
+        if text is None or source.pending is not None or source.path in self.overrides:
+            return
+        digest = cache.digest(source) if cache is not None else text_digest(source)
+        source.release(Known(digest, DIRECTIVE_MARK in text), self._read_again)
+
+    def _read_again(self, source: SourceFile) -> None:
+        """Read ``source`` again; bytes that changed since the first read are refused."""
+        known = source.known
+        read_into(source, self.settings.max_file_size)
+        if source.text is not None and known is not None and text_digest(source) != known.digest:
+            source.text = None
+            source.problem = ReadProblem("unreadable", "changed while memlint was checking it")
+        self._drop_raw(source)
+
     def _read_deferred(self, source: SourceFile) -> None:
         read_into(source, self.settings.max_file_size)
         self._drop_raw(source)
@@ -604,6 +661,16 @@ class Discovery:
         if data is None:
             return read_source(path, rel, display, self.settings.max_file_size)
         return source_from_bytes(path, rel, display, data, self.settings.max_file_size)
+
+
+def text_digest(source: SourceFile) -> bytes:
+    """The digest of the bytes ``source``'s text was decoded from (``cache.source_digest``
+    of a file read without a problem): strict UTF-8 encodes back to the same bytes."""
+    import hashlib
+
+    text = source.text or ""
+    raw = (BOM_BYTES if source.bom else b"") + text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).digest()[:DIGEST_SIZE]
 
 
 def source_from_bytes(path: str, rel: str, display: str, data: bytes, max_size: int) -> SourceFile:
@@ -627,6 +694,7 @@ def discover(
     touched: tuple[str, ...] = (),
     notices: list[str] | None = None,
     settings_for=None,
+    early=None,
 ) -> list[Store]:
     """Stores for ``paths`` (default ``.``), each loaded whole.
 
@@ -637,10 +705,17 @@ def discover(
 
     ``stdin`` is ``(filename, data)``: lint ``data`` as that file, reporting only it.
     Without ``keep_raw`` the bytes of decoded memory files are dropped once read
-    (and hashed for the cache): linting needs only their text.
+    (and hashed for the cache): linting needs only their text. ``early`` (see
+    ``Discovery``) runs the one-file rules while a pool parses a large store.
     """
     finder = Discovery(
-        settings, os.path.abspath(cwd or os.getcwd()), caches, jobs, keep_raw, settings_for
+        settings,
+        os.path.abspath(cwd or os.getcwd()),
+        caches,
+        jobs,
+        keep_raw,
+        settings_for,
+        early=early,
     )
     if stdin is not None:
         finder.add_override(*stdin)

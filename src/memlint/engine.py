@@ -125,6 +125,49 @@ def lint_store(
     return [d for d in found if _kept(d, store, settings)]
 
 
+ONE_FILE_SCOPES = (Scope.FILE, Scope.MEMORY)
+
+
+class EarlyLocal:
+    """The one-file rules of a large store's memory files, run by the pool that parses
+    them (``parse.load_memories``), so that each file is read and parsed once, by one
+    worker. The store's profile is not known yet: ``start`` takes the one ``guess``
+    gives for a sample of parsed memories. ``found`` (path -> diagnostics) stands
+    when the store's profile is that guess and its rules are these; else the rules
+    run again, as for any store (``_StoreRun``)."""
+
+    def __init__(self, store: Store, settings: Settings, guess) -> None:
+        self.store = store
+        self.settings = settings
+        self.guess = guess
+        self.profile: str | None = None
+        self.codes: tuple[str, ...] = ()
+        self.found: dict[str, list[Diagnostic]] = {}
+        self._checks: list[tuple[Rule, RuleContext[ProfileView]]] = []
+
+    def start(self, sample: list) -> None:
+        """Choose the profile from the memories of ``sample`` and the rules it selects."""
+        profile = self.profile = self.guess(sample)
+        view = ProfileView(profile)
+        store = self.store
+        jsonl = store.notes or any(s.path.endswith(".jsonl") for s in store.files)
+        rules = [r for r in selected_rules(self.settings) if jsonl or not r.checks_notes_only]
+        for scope in ONE_FILE_SCOPES:
+            for rule in rules:
+                meta = rule.meta
+                if meta.local and meta.scope is scope and profile in meta.profiles:
+                    self._checks.append((rule, RuleContext(view, self.settings, meta)))
+        self.codes = tuple(rule.code for rule, _ in self._checks)
+
+    def check(self, source, memory) -> list[Diagnostic]:
+        """The one-file rules on memory file ``source`` (parsed as ``memory``)."""
+        found: list[Diagnostic] = []
+        for rule, ctx in self._checks:
+            target = source if rule.meta.scope is Scope.FILE else memory
+            found.extend(_checked(rule, ctx, self.store, target, source))
+        return found
+
+
 class _StoreRun:
     """Every non-external rule over one store, as tasks: each cross-file rule is one
     task, the ``local`` rules of ``UNITS_PER_TASK`` files another.
@@ -161,6 +204,16 @@ class _StoreRun:
         if cache is not None:
             for position, (source, _, _) in enumerate(self.units):
                 self.found[position] = cache.local_results(source, store.profile)
+        early = store.early
+        own = tuple(rule.code for scope in ONE_FILE_SCOPES for rule, _ in self.checks[scope])
+        if early is not None and early.profile == store.profile and early.codes == own:
+            for position, (source, memory, notes) in enumerate(self.units):
+                found = early.found.get(source.path) if memory is not None else None
+                if self.found[position] is None and found is not None and not notes:
+                    self.found[position] = found
+                    if cache is not None:
+                        cache.remember_local_results(source, store.profile, found)
+        store.early = None  # taken (or not to be used): its results are not kept twice
         self.missing = [position for position, found in enumerate(self.found) if found is None]
 
     def _unit(self, position: int) -> list[Diagnostic]:

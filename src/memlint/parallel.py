@@ -37,6 +37,14 @@ def pool_size(files: int, jobs: int | None) -> int:
     return min(wanted, usable_cpus(), files)
 
 
+def pool_threshold(jobs: int | None) -> int | None:
+    """The fewest files a pool is used for with ``jobs``, ``None`` when it never is
+    (whether processes can be forked is asked only when a pool starts)."""
+    if jobs is None or jobs <= 0:
+        return MIN_FILES if usable_cpus() >= 2 else None
+    return 2 if jobs >= 2 and usable_cpus() >= 2 else None
+
+
 def _can_fork() -> bool:
     import multiprocessing
 

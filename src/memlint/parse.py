@@ -15,6 +15,10 @@ from memlint.sources.markdown import scan_wikilinks
 from memlint.store import Index, Memory, Parsed, Summary
 from memlint.textutil import plain_ascii
 
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from memlint.engine import EarlyLocal
+
 
 def parse_memory(source: SourceFile) -> Parsed:
     """Frontmatter, body start, wikilinks (body and description, but for the successor
@@ -88,10 +92,12 @@ def load_memories(
     cache: StoreCache | None = None,
     jobs: int | None = None,
     fingerprints: bool = True,
+    early: EarlyLocal | None = None,
 ) -> list[Memory]:
     """The memories of ``sources`` (each readable): from ``cache``'s summaries where it
     has them (their parsed values loaded on first use), else parsed;
-    ``fingerprints``: compute near-duplicate fingerprints while parsing (else on use)."""
+    ``fingerprints``: compute near-duplicate fingerprints while parsing (else on use).
+    With ``early``, a pool that parses also runs the one-file rules (see ``_one_pass``)."""
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
     loader = cached_loader(cache) if cache is not None else None
@@ -113,6 +119,9 @@ def load_memories(
                 cache.remember_memory(sources[position], memory_facts(memory), summary)
         return _filled(memories)
 
+    if early is not None:
+        return _one_pass(sources, memories, missing, cache, jobs, fingerprints, early)
+
     def parse(i: int) -> tuple:
         memory = load_memory(sources[missing[i]], fingerprints)
         return memory_facts(memory), memory.summary
@@ -123,6 +132,68 @@ def load_memories(
         if cache is not None:
             cache.remember_memory(sources[position], facts, summary_facts(summary))
     return _filled(memories)
+
+
+SAMPLE = 128  # memories parsed here to guess the store's profile before the pool starts
+
+
+def _one_pass(
+    sources: list[SourceFile],
+    memories: list[Memory | None],
+    missing: list[int],
+    cache: StoreCache | None,
+    jobs: int | None,
+    fingerprints: bool,
+    early: EarlyLocal,
+) -> list[Memory]:
+    """Parse the ``missing`` memories in a pool whose workers also run the one-file
+    rules on each (``early.found``) and send back only compact facts: the summary, the
+    fingerprint, the diagnostics (and the parse facts for the cache). Each memory is
+    then loaded from the cache's facts, or parsed again, only if something asks for
+    more; a file whose text was released (``SourceFile.release``) is read again, by a
+    worker or here, only when its content is needed, and released after use."""
+    step = max(1, len(missing) // SAMPLE)
+    sample = [sources[position] for position in missing[::step][:SAMPLE]]
+    pending = [source.pending for source in sample]
+    early.start([load_memory(source, False) for source in sample])
+    for source, read in zip(sample, pending, strict=True):
+        _release(source, read)
+    reports_on = early.store.reports_on
+
+    def parse(i: int) -> tuple:
+        source = sources[missing[i]]
+        read = source.pending
+        memory = load_memory(source, fingerprints)
+        found = early.check(source, memory) if reports_on(source.path) else None
+        facts = memory_facts(memory) if cache is not None else None
+        fingerprint = memory.fingerprint if memory.has_fingerprint else None
+        _release(source, read)
+        return summary_facts(memory.summary), fingerprint, facts, found
+
+    loader = cached_loader(cache) if cache is not None else _parse_again
+    for position, (summary, fingerprint, facts, found) in zip(
+        missing, Batch(parse, len(missing), jobs).results(), strict=True
+    ):
+        source = sources[position]
+        stem = source.rel.rsplit("/", 1)[-1][:-3]
+        memories[position] = Memory(
+            source, stem, loader=loader, summary=Summary(*summary), fingerprint=fingerprint
+        )
+        if cache is not None:
+            cache.remember_memory(source, facts, summary)
+        if found is not None:
+            early.found[source.path] = found
+    return _filled(memories)
+
+
+def _release(source: SourceFile, read) -> None:
+    """Drop the text of ``source`` again if it was read on demand (by ``read``)."""
+    if read is not None and source.known is not None:
+        source.release(source.known, read)
+
+
+def _parse_again(memory: Memory) -> Parsed:
+    return parse_memory(memory.file)
 
 
 def _filled(memories: list[Memory | None]) -> list[Memory]:

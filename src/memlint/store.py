@@ -15,7 +15,7 @@ from memlint.records import dataclass, field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
-    from typing import Final, TypeVar
+    from typing import Any, Final, TypeVar
 
     from memlint.budget import LoadResult
     from memlint.cache import Memo
@@ -382,6 +382,9 @@ class Store:
     settings: Settings | None = None  # a config file of its own (else the run's)
     report: set[str] | None = None
     memo: Memo | None = None
+    # one-file results computed while a pool parsed the memories (``engine.EarlyLocal``,
+    # which the model does not import)
+    early: Any = None
     _memories: list[Memory] | None = field(default=None, repr=False)
     _load_memories: Callable[[], list[Memory]] | None = field(default=None, repr=False)
     _index: Index | None = field(default=None, repr=False)

@@ -108,6 +108,18 @@ class SourceFile(_SourceSlots):
         source._byte_marks = None
         return source
 
+    def release(self, known: Known, read: Callable[[SourceFile], None]) -> None:
+        """Drop the content (``known`` says what it was): ``read(source)`` reads it again
+        on first use. The process that holds a large store keeps no file's text."""
+        self.known = known
+        self._raw, self._text, self._bom, self._problem, self._mode = DEFERRED
+        self._line_starts, self._pending = None, read
+
+    @property
+    def pending(self) -> Callable[[SourceFile], None] | None:
+        """How the content is read on first use, while it is not read."""
+        return self._pending
+
     def _read_pending(self) -> None:
         read = self._pending
         if read is not None:
