@@ -108,3 +108,21 @@ def test_fix_uses_each_stores_own_settings_as_check_does(tmp_path, monkeypatch, 
     assert (tmp_path / "b" / "MEMORY.md").read_text() == "- [B](user_b.md) — b\n"
     for name, data in a_before.items():  # the working directory's config would fix IX005
         assert (tmp_path / "a" / name).read_bytes() == data
+
+
+def test_show_settings_of_a_file_names_the_settings_its_store_is_linted_with(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """A store is linted with its root's settings: --show-settings on a file in a
+    subfolder with a config file of its own names the root's, not the subfolder's."""
+    from memlint.cli import main
+
+    (tmp_path / "mem" / "sub").mkdir(parents=True)
+    (tmp_path / "mem" / "MEMORY.md").write_text("- [x](sub/x.md) — x\n", encoding="utf-8")
+    (tmp_path / "mem" / "sub" / "x.md").write_text(
+        "---\nname: x\ndescription: x\nmetadata:\n  type: user\n---\nx\n", encoding="utf-8"
+    )
+    (tmp_path / "mem" / "sub" / ".memlint.toml").write_text('select = ["PV"]\n')
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--show-settings", "mem/sub/x.md"])
+    assert "Settings path: (none)" in capsys.readouterr().out

@@ -292,14 +292,21 @@ def files_text(stores, notices: list[str] | tuple[str, ...] = ()) -> str:
 
 def settings_for_paths_text(tree: SettingsTree, paths: list[str]) -> str:
     """``--show-settings``: the settings of the working directory, or those that apply
-    to each path given (its folder's nearest config file)."""
+    to each path given: its store's (the nearest config file of the store's root, as
+    ``check`` lints it), else its folder's."""
+    from memlint.discovery import Discovery
+
     named = [p for p in paths if p != "-"]
     if not named:
         return settings_text(tree.base)
+    finder = Discovery(tree.base, os.getcwd(), settings_for=tree.settings_for)
     texts = []
     for raw in named:
         path = os.path.abspath(raw)
         folder = path if os.path.isdir(path) else os.path.dirname(path)
+        root = finder.store_of(folder)
+        if root is not None and root.holds(path if folder != path else path + os.sep):
+            folder = root.path
         texts.append(f"Settings for {escape(raw)}\n" + settings_text(tree.for_folder(folder)))
     return "\n\n".join(texts)
 
