@@ -35,15 +35,7 @@ class WikiLink:
 def is_plain(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` (starting at a line start) holds nothing that masking
     changes: no backtick, ``~~~``, HTML comment, or line indented by four spaces or a tab."""
-    find = text.find
-    return (
-        find("`", start, end) == -1
-        and find("~~~", start, end) == -1
-        and find("<!--", start, end) == -1
-        and find("\n    ", start, end) == -1
-        and find("\n\t", start, end) == -1
-        and not text.startswith(("    ", "\t"), start)
-    )
+    return text.find("`", start, end) == -1 and _spans_only(text, start, end)
 
 
 # The last result of each of prose_lines and prose_text, by the identity of the text:
