@@ -207,3 +207,32 @@ def test_a_released_file_changed_on_disk_is_not_read_as_it_was(
     assert source.problem is not None and "changed while" in source.problem.detail
     other = store.memories[6].file
     assert other.text is not None and other.problem is None
+
+
+def test_a_warm_run_of_a_pooled_store_reads_no_unchanged_file(
+    generated: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """Dropping text is for files this run read: a file the cache vouches for is not
+    read just to be dropped (that read every file of a warm 10k store: 0.19 s)."""
+    import os
+    import time
+
+    from memlint import discovery
+    from memlint.engine import EarlyLocal
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    old = time.time() - 60  # out of the racy window: the signatures are recorded
+    for path in generated.rglob("*"):
+        os.utime(path, (old, old), follow_symlinks=False)
+    caches = CacheSet(str(tmp_path / "c"), "key", b"k" * 32)
+    checked(generated, 2, caches)  # warms the cache
+    read = discovery.read_into
+    reads: list[str] = []
+    monkeypatch.setattr(discovery, "read_into", lambda s, *a: (reads.append(s.rel), read(s, *a)))
+    settings = Settings()
+    warm = CacheSet(str(tmp_path / "c"), "key", b"k" * 32)
+    finder = discovery.Discovery(settings, str(generated), warm, 2, False, early=EarlyLocal)
+    finder.add_path(str(generated))
+    (store,) = finder.load()
+    assert len(store.memories) > 100
+    assert [rel for rel in reads if rel != "MEMORY.md"] == []

@@ -630,8 +630,10 @@ class Discovery:
 
     def _release(self, source: SourceFile, cache: StoreCache | None) -> None:
         """Drop the text of ``source``, read again (and checked unchanged) on use."""
+        if source.pending is not None or source.path in self.overrides:
+            return  # (not read yet: asking for its text would read it)
         text = source.text
-        if text is None or source.pending is not None or source.path in self.overrides:
+        if text is None:
             return
         digest = cache.digest(source) if cache is not None else text_digest(source)
         source.release(Known(digest, DIRECTIVE_MARK in text), self._read_again)
