@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.id.names import reported_name_fields
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -69,13 +70,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     for name, memories in store.by_name.items():
         if len(memories) < 2 or not name:
             continue
-        for memory in memories:
-            if not store.reports_on(memory.file.path):  # not loaded for nothing (pre-commit)
-                continue
-            frontmatter = memory.frontmatter
-            if frontmatter is None:  # (a memory with a name has frontmatter)
-                continue
-            found = frontmatter.fields["name"]
+        for memory, found in reported_name_fields(store, memories):
             others = ", ".join(escape(m.file.rel) for m in memories if m is not memory)
             yield ctx.report(
                 memory.file,

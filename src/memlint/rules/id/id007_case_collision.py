@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.rules.id.names import reported_name_fields
 from memlint.store import fold
 from memlint.textutil import escape, shorten
 
@@ -112,13 +113,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
             _name,
             lambda m: f"`{escape(shorten(_name(m), 60))}` ({escape(m.file.rel)})",
         )
-        for memory in memories:
-            if not store.reports_on(memory.file.path):  # not loaded for nothing (pre-commit)
-                continue
-            frontmatter = memory.frontmatter
-            if frontmatter is None:  # (a memory with a name has frontmatter)
-                continue
-            found = frontmatter.fields["name"]
+        for memory, found in reported_name_fields(store, memories):
             name = _name(memory)
             yield ctx.report(
                 memory.file,
