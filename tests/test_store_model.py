@@ -425,3 +425,27 @@ def test_a_named_file_its_store_leaves_out_is_not_checked(tmp_path):
     assert "memory/user_y.md: not checked (excluded by `user_y.md`" in shown
     assert "memory/drafts/user_x.md: not checked (excluded by `drafts`, in drafts/" in shown
     assert "memory/user_ignored.md: not checked (ignored by git" in shown
+
+
+def test_a_plain_check_warns_of_a_named_file_it_does_not_check(tmp_path):
+    """A named file its store excludes is reported on stderr by a plain check (as ruff
+    warns), never silently passed over; ``--force-exclude`` (the pre-commit hooks) and
+    ``-q`` stay silent, and the report and exit status do not change."""
+    git(tmp_path, "init", "-q")
+    write_files(
+        tmp_path,
+        {
+            "memory/MEMORY.md": "# I\n- [Deploy](user_deploy.md) — deploy\n",
+            "memory/user_deploy.md": memory("user_deploy"),
+            "memory/user_y.md": memory("user_y", "Default DB password: hunter22\n"),
+            ".memlint.toml": 'extend-exclude = ["memory/user_y.md"]\n',
+        },
+    )
+    plain = memlint(tmp_path, "memory/user_y.md")
+    warning = "memlint: warning: memory/user_y.md: not checked (excluded by `memory/user_y.md`"
+    assert plain.returncode == 0 and "All checks passed" in plain.stdout
+    assert plain.stderr.startswith(warning), plain.stderr
+    assert memlint(tmp_path, "memory/user_deploy.md").stderr == ""
+    for silent in (["--force-exclude"], ["-q"]):
+        done = memlint(tmp_path, *silent, "memory/user_y.md", "memory/user_deploy.md")
+        assert done.returncode == 0 and done.stderr == "", (silent, done.stderr)

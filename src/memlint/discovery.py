@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 INDEX_NAME = "MEMORY.md"
 NEAR_DUPLICATE = "DU001"
+NOT_CHECKED = ": not checked ("  # the notice of a named file its store does not hold
 LAYOUT_NAMES = frozenset({"memory", "memories"})
 INDEX_HEAD_BYTES = 64 * 1024
 INDEX_LINK = re.compile(r"\]\(<?([^()<>\s]+?\.md)(?:#[^()\s]*)?>?\)")
@@ -525,7 +526,7 @@ class Discovery:
         for path in sorted(plan.report or ()):  # named, yet not one of the store's files
             if path not in walked and path not in self.overrides and os.path.isfile(path):
                 why = self._left_out(path, plan.root) or "not one of its files"
-                self.notice(f"{self.display(path)}: not checked ({why}; a store decides its files)")
+                self.notice(f"{self.display(path)}{NOT_CHECKED}{why}; a store decides its files)")
         memory_sources.sort(key=lambda s: s.rel)
         store.files.extend(memory_sources)
         store.files.sort(key=lambda s: s.rel)

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-    from memlint.discovery import UsageError
+    from memlint.discovery import NOT_CHECKED, UsageError
 
     args.quiet = args.quiet or args.silent
     try:
@@ -98,6 +98,11 @@ def check(args: argparse.Namespace) -> int:
     if args.show_files:
         sys.stdout.write(console.files_text(stores, notices))
         return EXIT_OK
+    if not (args.quiet or args.show_loaded or args.staged or settings.force_exclude):
+        unchecked = [notice for notice in notices if NOT_CHECKED in notice]
+        for notice in unchecked:  # as ruff warns; the hooks pass --force-exclude: silence
+            console.say(f"warning: {escape(notice)}")
+        notices = [notice for notice in notices if notice not in unchecked]
     if args.show_loaded:
         from memlint.budget import loaded_text
 
