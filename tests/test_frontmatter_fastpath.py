@@ -63,6 +63,11 @@ def test_flow_lists_stay_on_the_fast_path() -> None:
     ]  # fmt: skip
 
 
+def test_edge_keys_and_values_stay_on_the_fast_path() -> None:
+    content = "a" * 100 + ": b\n_: -1\nx-: a-b\nk: a:b\nm: a#b\nn: 'x: y'\n"
+    assert agrees(content)
+
+
 def test_trailing_blanks_after_a_colon_stay_on_the_fast_path() -> None:
     # Claude Code writes ``metadata: `` with a trailing blank; that needs no YAML.
     assert agrees("name: a\nmetadata: \n  type: feedback\n  note:  \nempty: \n")
@@ -95,6 +100,15 @@ def test_trailing_blanks_after_a_colon_stay_on_the_fast_path() -> None:
         "# only\n",
         "a: =\n",
         "<<: x\n",
+        "a: b:\n",
+        "a:b\n",
+        "a: b\nc:d\n",
+        "1a: b\n",
+        "a b: c\n",
+        "-a: b\n",
+        "a" * 101 + ": b\n",
+        "a: -\n",
+        "a: - b\n",
     ],
 )
 def test_unsure_input_falls_back(content: str) -> None:
@@ -129,7 +143,10 @@ def test_hostile_corpus_agrees(hostile_corpus: Path) -> None:
         agrees(content)
 
 
-KEYS = st.sampled_from(["name", "type", "a", "b_c", "x-y", "on", "null", "k9"])
+KEYS = st.sampled_from(
+    ["name", "type", "a", "b_c", "x-y", "on", "null", "k9", "_", "a" * 100, "a" * 101,
+     "a b", "1a", "-a", "a:b", "é", "a.b", "a#", " a", "a ", ""]
+)  # fmt: skip
 TOKENS = st.sampled_from(
     [
         "", "~", "null", "NULL", "Null", "nUll", "yes", "Yes", "YES", "yEs", "no", "on", "ON",
@@ -144,6 +161,8 @@ TOKENS = st.sampled_from(
         "[a  b, c ]", "[a, b,]", "[a, [b]]", "[a: b]", "[a #x]", "['a, b']", "[-1]",
         "[ a ]", "[a,,b]", "[日本, é]", "[it's]", "[---, ..., .]", "[?x]", "[a]]", "[[a]",
         "[2025-01-02, 1:30]", "['', \"\"]", "[Off, NULL]", "[a", "a]", "[*a]", "[!a]",
+        "a:", "a ", "a:b", "a :b", "a #b", "#b", ":", ": ", ":a", "--", "-a", "- ", "a-",
+        "a: ", " #", "a\\", "b:c: d", "x #", "a  #b", "' '", "a'", 'a"',
     ]
 )  # fmt: skip
 
@@ -192,3 +211,31 @@ def test_the_fast_path_refuses_what_the_unsafe_class_holds(content: str) -> None
     unsafe = re.compile(frontmatter._UNSAFE._args[0])
     if "\r" in content or unsafe.search(content):
         assert frontmatter.fast_fields(content, 0) is None
+
+
+def find_block_by_lines(text: str):
+    """``find_block`` read line by line (what it did before it searched for ``\\n---``)."""
+    if not text.startswith("---"):
+        return None
+    first_break = text.find("\n")
+    if first_break == -1 or text[3:first_break].strip(" \t\r"):
+        return None
+    pos = content_start = first_break + 1
+    while pos <= len(text):
+        nl = text.find("\n", pos)
+        line_end = len(text) if nl == -1 else nl
+        if text.startswith("---", pos) and not text[pos + 3 : line_end].strip(" \t\r"):
+            return (0, content_start, pos, len(text) if nl == -1 else nl + 1)
+        if nl == -1:
+            break
+        pos = nl + 1
+    return "unclosed"
+
+
+BLOCK_PIECES = st.sampled_from(["---", "\n", "-", "--", " ", "\t", "\r", "a: b", "x", "----"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(BLOCK_PIECES, max_size=14).map("".join))
+def test_find_block_agrees_with_a_line_by_line_reading(text: str) -> None:
+    assert find_block(text) == find_block_by_lines(text)

@@ -90,17 +90,15 @@ def find_block(text: str) -> tuple[int, int, int, int] | str | None:
     first_break = text.find("\n")
     if first_break == -1 or text[3:first_break].strip(" \t\r"):
         return None
-    content_start = first_break + 1
-    pos = content_start
     length = len(text)
-    while pos <= length:
+    at = text.find("\n---", first_break)  # the break before each line opening with ``---``
+    while at != -1:
+        pos = at + 1
         nl = text.find("\n", pos)
         line_end = length if nl == -1 else nl
-        if text.startswith("---", pos) and not text[pos + 3 : line_end].strip(" \t\r"):
-            return (0, content_start, pos, length if nl == -1 else nl + 1)
-        if nl == -1:
-            break
-        pos = nl + 1
+        if not text[pos + 3 : line_end].strip(" \t\r"):
+            return (0, first_break + 1, pos, length if nl == -1 else nl + 1)
+        at = text.find("\n---", pos)
     return "unclosed"
 
 
@@ -320,11 +318,9 @@ def scalar_value(node) -> object:
 # Those are parsed by hand into exactly the Fields the YAML path builds; anything
 # else returns None and goes to YAML.
 
-_KEY_LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]{0,99}):(?: +|\Z)")
 # Characters that make PyYAML reject the text, break lines, or that we leave to YAML.
 # (compiled on first use: ASCII text, most blocks, is tested by ``textutil.ASCII_CONTROL``)
 _UNSAFE = LazyPattern(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
-_PLAIN_TRAPS = re.compile(r": | #|[: ]\Z")
 _FLOW_TRAPS = re.compile(r"[\[\]{}#:]")  # nesting, comments, mappings: left to YAML
 _PLAIN_FIRST = frozenset("?:,[]{}#&*!|>'\"%@`<= ")
 _SINGLE = re.compile(r"'[^']*'\Z")
@@ -373,20 +369,23 @@ def _scalar_field(key: str, key_start: int, value: str, value_start: int) -> Fie
     if not value.strip(" "):  # ``key:``, also with trailing blanks: null, or a nested mapping
         return Field(key, None, key_start, value_start, value_start, "")
     first = value[0]
-    if first == "'" or first == '"':
-        quoted = _SINGLE if first == "'" else _DOUBLE
-        if not quoted.match(value):
+    end = value_start + len(value)
+    if first in _PLAIN_FIRST or first == "-":
+        if first == "'" or first == '"':
+            if not (_SINGLE if first == "'" else _DOUBLE).match(value):
+                return None
+            return Field(key, value[1:-1], key_start, value_start, end, first)
+        if first == "[":
+            items = _flow_items(value)
+            if items is None:
+                return None
+            return Field(key, items, key_start, value_start, end, flow=True)
+        if first != "-" or value[:2] in ("-", "- "):
             return None
-        end = value_start + len(value)
-        return Field(key, value[1:-1], key_start, value_start, end, first)
-    if first == "[":
-        items = _flow_items(value)
-        if items is None:
-            return None
-        return Field(key, items, key_start, value_start, value_start + len(value), flow=True)
-    if first in _PLAIN_FIRST or _PLAIN_TRAPS.search(value) or value[:2] in ("-", "- "):
+    # ``_PLAIN_TRAPS`` with string methods: ": ", " #", or a final ":" or blank
+    if ": " in value or " #" in value or value[-1] == ":" or value[-1] == " ":
         return None
-    return Field(key, plain_value(value), key_start, value_start, value_start + len(value), "")
+    return Field(key, plain_value(value), key_start, value_start, end, "")
 
 
 def _flow_items(value: str) -> list | None:
@@ -424,20 +423,22 @@ def fast_fields(content: str, base: int) -> dict[str, Field] | None:
     parent: Field | None = None
     parent_values: dict[str, object] = {}  # parent.value once it has children
     child_indent = 0
-    pos = 0
+    line_start = base
     for line in content.split("\n"):
-        line_start = pos
-        pos += len(line) + 1
+        at = line_start
+        line_start += len(line) + 1
         if not line:
             continue
-        match = _KEY_LINE.match(line)
-        if match is None:
+        # ``indent key: value``: the key runs from the indent to the first colon
+        colon = line.find(":")
+        key = line[:colon].lstrip(" ")
+        indent = colon - len(key)
+        if colon == -1 or not _is_key(key) or line[colon + 1 : colon + 2] not in ("", " "):
             return None
-        indent = len(match.group(1))
-        key = match.group(2)
-        value_at = match.end()
-        if value_at == len(line):
-            value_at = match.end(2) + 1  # an empty value sits right after the colon
+        value = line[colon + 1 :].lstrip(" ")
+        value_at = len(line) - len(value) if value else colon + 1
+        if not value:  # an empty value sits right after the colon
+            value = line[colon + 1 :]
         if indent:
             if parent is None or (child_indent and indent != child_indent):
                 return None
@@ -447,27 +448,38 @@ def fast_fields(content: str, base: int) -> dict[str, Field] | None:
                 children = parent.children = {}
                 parent.value = parent_values = {}
                 parent.style = None
-                parent.value_start = base + line_start + indent
+                parent.value_start = at + indent
             if key in children:
                 return None
-            child = _scalar_field(
-                key, base + line_start + indent, line[value_at:], base + line_start + value_at
-            )
+            child = _scalar_field(key, at + indent, value, at + value_at)
             if child is None:
                 return None
             children[key] = child
             parent_values[key] = child.value
             continue
         if parent is not None and parent.children is not None:
-            parent.value_end = base + line_start
+            parent.value_end = at
         if key in fields:
             return None
-        found = _scalar_field(key, base + line_start, line[value_at:], base + line_start + value_at)
+        found = _scalar_field(key, at, value, at + value_at)
         if found is None:
             return None
         fields[key] = found
-        parent = found if value_at >= len(line.rstrip(" ")) else None
+        parent = found if not value.strip(" ") else None
         child_indent = 0
     if parent is not None and parent.children is not None:
         parent.value_end = base + len(content)
     return fields
+
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,99}")
+_KEYS_SEEN: dict[str, bool] = {}  # key -> whether ``_KEY`` takes it (a few dozen in a store)
+
+
+def _is_key(key: str) -> bool:
+    known = _KEYS_SEEN.get(key)
+    if known is None:
+        known = _KEY.fullmatch(key) is not None
+        if len(_KEYS_SEEN) < 4096:
+            _KEYS_SEEN[key] = known
+    return known
