@@ -64,8 +64,10 @@ SLOT = LazyPattern(
     re.IGNORECASE,
 )
 # What every match of SLOT in ASCII text holds, lower-cased: an ASCII text without
-# one of them is not searched with SLOT (slow to try at every offset).
-SLOT_MARKS = ("<your", "<my", "<insert", "<enter", "todo", "{{", "xxx")
+# one of them is not searched with SLOT (slow to try at every offset). The marks
+# after ``<`` are looked for only in a text holding a ``<`` (one ``memchr``).
+ANGLE_MARKS = ("<your", "<my", "<insert", "<enter")
+OTHER_MARKS = ("todo", "xxx")
 COMMENT_PROMPT = re.compile(
     r"<!--[ \t]*(?:fill[ -]in|todo|replace|add)\b(?:[^\n]{0,200}?-->)?", re.IGNORECASE
 )
@@ -119,7 +121,9 @@ def _may_hold_slot_mark(text: str, start: int, end: int) -> bool:
     if not part.isascii():
         return True
     lowered = part.lower()
-    return any(mark in lowered for mark in SLOT_MARKS)
+    if "<" in part and any(mark in lowered for mark in ANGLE_MARKS):
+        return True
+    return "{{" in part or any(mark in lowered for mark in OTHER_MARKS)
 
 
 def _may_hold_bracket(text: str, start: int, end: int) -> bool:

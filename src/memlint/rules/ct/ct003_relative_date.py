@@ -84,13 +84,16 @@ RELATIVE = LazyPattern(
 # The last word of every match of RELATIVE in ASCII text, which is a whole ``[\w-]+``
 # run there (the other words hold a non-ASCII letter): an ASCII text without one of
 # them holds no relative date, and is not searched (RELATIVE is slow to try).
+# As bytes: ``ascii_words`` gives them so.
 LAST_WORDS = frozenset(
     (
         "yesterday today tomorrow tonight week month year "
         + WEEKDAYS.replace("|", " ")
         + " morning afternoon evening night ago gestern vorgestern heute woche monat"
         " ayer hoy anteayer pasada viene ontem hoje passada hui demain prochaine"
-    ).split()
+    )
+    .encode("ascii")
+    .split()
 )
 DATE_KEYS = ("modified", "date", "created", "updated")
 ISO_DATE = LazyPattern(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")

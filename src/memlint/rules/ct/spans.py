@@ -39,17 +39,19 @@ def first_and_more(found: Spans) -> tuple[int, int, str]:
     return start, end, f" (and {len(found) - 1} more)" if len(found) > 1 else ""
 
 
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
-# Every ASCII character that is not ``[\w-]`` becomes a space (text is lower-cased first).
-_NOT_WORD = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in _WORD_CHARS})
+# Every ASCII byte that is not ``[\w-]`` becomes a space (text is lower-cased first);
+# a table for ``bytes.translate``, many times faster than ``str.translate``'s dict.
+_NOT_WORD = bytes(
+    c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789_-" else 32 for c in range(256)
+)
 
 
-def ascii_words(text: str, start: int, end: int) -> set[str] | None:
-    """The lower-cased ``[\\w-]+`` runs of ``text[start:end]``, or ``None`` when it is
-    not ASCII. For ASCII text, ``re.IGNORECASE`` matching is plain lower-case
-    matching, so a rule can rule a pattern out by its words with C-level string
-    methods instead of trying the pattern at every offset."""
+def ascii_words(text: str, start: int, end: int) -> list[bytes] | None:
+    """The lower-cased ``[\\w-]+`` runs of ``text[start:end]`` (ASCII bytes), or ``None``
+    when it is not ASCII. For ASCII text, ``re.IGNORECASE`` matching is plain
+    lower-case matching, so a rule can rule a pattern out by its words with C-level
+    string methods instead of trying the pattern at every offset."""
     part = text[start:end]
     if not part.isascii():
         return None
-    return set(part.lower().translate(_NOT_WORD).split())
+    return part.encode("ascii").lower().translate(_NOT_WORD).split()
