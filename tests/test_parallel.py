@@ -138,8 +138,9 @@ def test_one_pass_equals_serial_and_keeps_no_text(generated: Path, monkeypatch) 
     assert checked(generated, jobs=0) == serial
     assert checked(generated, jobs=2) == serial
     assert taken and all(count > 100 for count in taken)
-    report = api.check([str(generated)], Settings(), jobs=2, cwd=str(generated))
-    (store,) = report.stores
+    stores = api.load([str(generated)], Settings(), jobs=2, cwd=str(generated))
+    report = api.lint(stores, Settings(), jobs=2)
+    (store,) = stores
     reported = {d.path for d in report.diagnostics}
     quiet = [m.file for m in store.memories if m.file.path not in reported]
     assert quiet and all(source.pending is not None for source in quiet)

@@ -9,7 +9,7 @@ to the bytes they are read as; discovery reads them instead of the disk.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from memlint.config import Settings, validate_selectors
 from memlint.diagnostics import Diagnostic
@@ -28,21 +28,20 @@ SettingsFor = Callable[[str], Settings]
 
 @dataclass
 class Report:
-    """What a run found, and all its renderers need: the diagnostics, the stores they
-    came from (their sources), the settings and the selected rules (``None`` when no
-    store needed them: every one was memoized; they are selected again when a format
-    lists them). ``fixed`` lists what a fix run fixed (``None`` for a check);
-    ``failing`` whether a diagnostic reaches its store's ``fail-on``."""
+    """What a run found, and all its renderers need: the diagnostics, the roots of the
+    stores linted, the files the diagnostics are on (renderers show their lines), the
+    settings and the selected rules (``None`` when no store needed them: every one was
+    memoized; they are selected again when a format lists them). ``fixed`` lists what a
+    fix run fixed (``None`` for a check); ``failing`` whether a diagnostic reaches its
+    store's ``fail-on``."""
 
     diagnostics: list[Diagnostic]
-    stores: list[Store]
+    roots: list[str]
+    sources: dict[str, SourceFile]
     settings: Settings
     rules: list[Rule] | None = None
     fixed: list[Diagnostic] | None = None
     failing: bool = False
-
-    def sources(self) -> dict[str, SourceFile]:
-        return {s.path: s for store in self.stores for s in (*store.files, *store.notes)}
 
     def listed_rules(self) -> tuple[str, ...]:
         """The selected rules' codes (for the formats that list them, as SARIF does)."""
@@ -65,10 +64,39 @@ def load(
 ) -> list[Store]:
     """The stores under ``paths`` (see :func:`memlint.discovery.discover`), each with
     its own settings checked. Raises ``UsageError`` or ``ConfigError``."""
-    from memlint.discovery import discover
+    stores = load_each(
+        paths,
+        settings,
+        settings_for=settings_for,
+        stdin=stdin,
+        caches=caches,
+        jobs=jobs,
+        touched=touched,
+        notices=notices,
+        cwd=cwd,
+    )
+    return list(stores)
+
+
+def load_each(
+    paths: list[str],
+    settings: Settings,
+    *,
+    settings_for: SettingsFor | None = None,
+    stdin: tuple[str, bytes] | None = None,
+    caches: CacheSet | None = None,
+    jobs: int | None = 0,
+    touched: tuple[str, ...] = (),
+    notices: list[str] | None = None,
+    cwd: str | None = None,
+) -> Iterator[Store]:
+    """The stores of :func:`load`, each loaded when the one before was taken, so that a
+    caller that drops each store keeps one in memory. ``UsageError`` about ``paths``
+    is raised here; ``ConfigError`` about a store's settings when it loads."""
+    from memlint.discovery import discover_each
     from memlint.engine import EarlyLocal
 
-    stores = discover(
+    stores = discover_each(
         paths,
         settings,
         cwd=cwd,
@@ -81,22 +109,33 @@ def load(
         settings_for=settings_for,
         early=EarlyLocal,
     )
+    return _validated(stores)
+
+
+def _validated(stores: Iterator[Store]) -> Iterator[Store]:
     for store in stores:
         if store.settings is not None:
             validate_selectors(store.settings)
-    return stores
+        yield store
+        del store  # not held while the next store loads
 
 
 def lint(
-    stores: list[Store], settings: Settings, caches: CacheSet | None = None, jobs: int | None = 0
+    stores: Iterable[Store],
+    settings: Settings,
+    caches: CacheSet | None = None,
+    jobs: int | None = 0,
 ) -> Report:
     """Lint each store with its own settings (a config file of its own), else
-    ``settings``; rules are selected (and imported) only for stores not memoized."""
+    ``settings``; rules are selected (and imported) only for stores not memoized.
+    A store is let go once linted: only the files its diagnostics are on are kept."""
     from memlint.engine import lint_store, selected_rules
 
     rules = None
     own_rules: dict[int, list[Rule]] = {}
     diagnostics: list[Diagnostic] = []
+    roots: list[str] = []
+    sources: dict[str, SourceFile] = {}
     failing = False
     for store in stores:
         cache = caches.for_store(store.root) if caches is not None else None
@@ -114,10 +153,24 @@ def lint(
         diagnostics.extend(store_diagnostics)
         if cache is not None:
             cache.forget_missing(store)
+        roots.append(store.root)
+        sources.update(reported_sources([store], store_diagnostics))
+        del store  # released before the next store loads
     if caches is not None:
         caches.save()
     diagnostics.sort(key=Diagnostic.sort_key)
-    return Report(diagnostics, stores, settings, rules, failing=failing)
+    return Report(diagnostics, roots, sources, settings, rules, failing=failing)
+
+
+def reported_sources(stores: list[Store], diagnostics: list[Diagnostic]) -> dict[str, SourceFile]:
+    """The files of ``stores`` that ``diagnostics`` are on, by path."""
+    reported = {d.path for d in diagnostics}
+    return {
+        source.path: source
+        for store in stores
+        for source in (*store.files, *store.notes)
+        if source.path in reported
+    }
 
 
 def check(
@@ -128,12 +181,23 @@ def check(
     stdin: tuple[str, bytes] | None = None,
     caches: CacheSet | None = None,
     jobs: int | None = 0,
+    touched: tuple[str, ...] = (),
+    notices: list[str] | None = None,
     cwd: str | None = None,
 ) -> Report:
-    """Lint the stores under ``paths`` (default: the working directory's settings)."""
+    """Lint the stores under ``paths`` (default: the working directory's settings), one
+    store at a time (see :func:`load_each`). Raises ``UsageError`` or ``ConfigError``."""
     settings = settings or Settings()
-    stores = load(
-        paths, settings, settings_for=settings_for, stdin=stdin, caches=caches, jobs=jobs, cwd=cwd
+    stores = load_each(
+        paths,
+        settings,
+        settings_for=settings_for,
+        stdin=stdin,
+        caches=caches,
+        jobs=jobs,
+        touched=touched,
+        notices=notices,
+        cwd=cwd,
     )
     return lint(stores, settings, caches, jobs)
 
@@ -177,13 +241,22 @@ def fix(
         d.severity >= fail_on.get(nearest_root(d.path, roots) or "", settings.fail_on)
         for d in outcome.remaining
     )
-    report = Report(outcome.remaining, outcome.stores, settings, rules, outcome.fixed, failing)
+    sources = reported_sources(outcome.stores, outcome.remaining)
+    report = Report(
+        outcome.remaining,
+        [store.root for store in outcome.stores],
+        sources,
+        settings,
+        rules,
+        outcome.fixed,
+        failing,
+    )
     return outcome, report
 
 
 def barren_paths(
     paths: list[str],
-    stores: list[Store],
+    roots: list[str],
     settings: Settings,
     settings_for: SettingsFor | None = None,
     cwd: str | None = None,
@@ -195,7 +268,6 @@ def barren_paths(
     from memlint.discovery import Pruner
 
     cwd = cwd or os.getcwd()
-    roots = [store.root for store in stores]
     pruner = Pruner(settings, settings_for) if settings.force_exclude else None
     barren = []
     for raw in paths:

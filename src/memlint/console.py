@@ -103,7 +103,7 @@ def render_report(report: Report, options: ReportOptions) -> str:
             listed = options.output_format in LISTS_RULES
             ctx = RenderContext(
                 cwd=os.getcwd(),
-                sources=report.sources(),
+                sources=report.sources,
                 color=options.color,
                 show_fixes=options.show_fixes,
                 unsafe_fixes=options.unsafe_fixes,
@@ -120,7 +120,7 @@ def render_report(report: Report, options: ReportOptions) -> str:
         elif not options.statistics:
             output += summary_text(
                 diagnostics,
-                report.stores,
+                report.roots,
                 fixed=len(fixed or ()),
                 unsafe_fixes=options.unsafe_fixes,
             )
@@ -175,11 +175,11 @@ def use_color(color: str, output_file: str | None) -> bool:
 
 
 def summary_text(
-    diagnostics: list[Diagnostic], stores, *, fixed: int = 0, unsafe_fixes: bool = False
+    diagnostics: list[Diagnostic], roots, *, fixed: int = 0, unsafe_fixes: bool = False
 ) -> str:
     """ruff's summary: totals, ``(N fixed, M remaining)`` after fixing, and fix hints."""
     if not diagnostics and not fixed:
-        return f"All checks passed ({plural(len(stores), 'store')}).\n"
+        return f"All checks passed ({plural(len(roots), 'store')}).\n"
     total = plural(len(diagnostics) + fixed, "problem")
     if fixed:
         lines = [f"Found {total} ({fixed} fixed, {len(diagnostics)} remaining)."]

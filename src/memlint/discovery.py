@@ -47,6 +47,8 @@ from memlint.suppression import DIRECTIVE_MARK
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from pathspec import GitIgnoreSpec
 
 INDEX_NAME = "MEMORY.md"
@@ -400,10 +402,15 @@ class Discovery:
     # -- loading ---------------------------------------------------------------
 
     def load(self) -> list[Store]:
+        return list(self.each_store())
+
+    def each_store(self) -> Iterator[Store]:
+        """The stores, each loaded when the one before was taken (root order, then the
+        folders of loose note stores): a run may drop a store before the next loads."""
         roots = set(self.plans)
-        stores = [self._load_store(self.plans[root], roots) for root in sorted(self.plans)]
-        stores.extend(self._load_loose_notes())
-        return stores
+        for root in sorted(self.plans):
+            yield self._load_store(self.plans[root], roots)
+        yield from self._load_loose_notes()
 
     def _load_store(self, plan: _Plan, roots: set[str]) -> Store:
         config = self.configured.get(plan.root)
@@ -711,6 +718,28 @@ def discover(
     (and hashed for the cache): linting needs only their text. ``early`` (see
     ``Discovery``) runs the one-file rules while a pool parses a large store.
     """
+    found = discover_each(
+        paths, settings, cwd, stdin, caches, jobs, keep_raw, touched, notices, settings_for, early
+    )
+    return list(found)
+
+
+def discover_each(
+    paths: list[str],
+    settings: Settings,
+    cwd: str | None = None,
+    stdin: tuple[str, bytes] | None = None,
+    caches: CacheSet | None = None,
+    jobs: int | None = None,
+    keep_raw: bool = True,
+    touched: tuple[str, ...] = (),
+    notices: list[str] | None = None,
+    settings_for=None,
+    early=None,
+) -> Iterator[Store]:
+    """The stores of :func:`discover`, each loaded when the one before was taken (paths
+    are resolved first: ``UsageError`` is raised before any store loads); ``notices``
+    is complete once every store was taken."""
     finder = Discovery(
         settings,
         os.path.abspath(cwd or os.getcwd()),
@@ -726,10 +755,13 @@ def discover(
         finder.add_path(raw)
     for path in touched:
         finder.add_touched(os.path.normpath(os.path.join(finder.cwd, path)))
-    stores = finder.load()
+    return _stores_then_notices(finder, notices)
+
+
+def _stores_then_notices(finder: Discovery, notices: list[str] | None) -> Iterator[Store]:
+    yield from finder.each_store()
     if notices is not None:
         notices.extend(finder.notices)
-    return stores
 
 
 def auto_memory_candidates(cwd: str) -> list[str]:

@@ -79,7 +79,9 @@ def check(args: argparse.Namespace) -> int:
             for notice in notices if report else ():
                 print(f"{'' if args.show_files else 'memlint: '}{escape(notice)}", file=report)
             return EXIT_OK
-        stores = api.load(
+        if args.show_files or args.show_loaded:
+            return show_stores(args, paths, tree, stdin, caches, touched, notices)
+        report = api.check(
             paths,
             settings,
             settings_for=tree.settings_for,
@@ -91,31 +93,50 @@ def check(args: argparse.Namespace) -> int:
         )
     except (UsageError, ConfigError) as exc:
         return console.error(str(exc))
-    if console.barren_paths(api.barren_paths(args.paths, stores, settings, tree.settings_for)):
+    barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
+    if console.barren_paths(barren):
+        for notice in notices:
+            console.say(escape(notice))
+        return EXIT_ERROR
+    if not (args.quiet or args.staged or settings.force_exclude):
+        unchecked = [notice for notice in notices if NOT_CHECKED in notice]
+        for notice in unchecked:  # as ruff warns; the hooks pass --force-exclude: silence
+            console.say(f"warning: {escape(notice)}")
+        notices = [notice for notice in notices if notice not in unchecked]
+    output = console.render_report(report, console.ReportOptions.from_args(args))
+    console.emit_report(args, output)
+    if not report.roots and not args.quiet:
+        console.say("no memory store found (a folder with MEMORY.md)")
+        for notice in notices:
+            console.say(escape(notice))
+    return console.exit_status(report, args.exit_zero)
+
+
+def show_stores(args, paths, tree, stdin, caches, touched, notices) -> int:
+    """``--show-files`` or ``--show-loaded``: what the stores under ``paths`` hold."""
+    settings = tree.base
+    stores = api.load(
+        paths,
+        settings,
+        settings_for=tree.settings_for,
+        stdin=stdin,
+        caches=caches,
+        jobs=args.jobs,
+        touched=touched,
+        notices=notices,
+    )
+    roots = [store.root for store in stores]
+    if console.barren_paths(api.barren_paths(args.paths, roots, settings, tree.settings_for)):
         for notice in notices:
             console.say(escape(notice))
         return EXIT_ERROR
     if args.show_files:
         sys.stdout.write(console.files_text(stores, notices))
         return EXIT_OK
-    if not (args.quiet or args.show_loaded or args.staged or settings.force_exclude):
-        unchecked = [notice for notice in notices if NOT_CHECKED in notice]
-        for notice in unchecked:  # as ruff warns; the hooks pass --force-exclude: silence
-            console.say(f"warning: {escape(notice)}")
-        notices = [notice for notice in notices if notice not in unchecked]
-    if args.show_loaded:
-        from memlint.budget import loaded_text
+    from memlint.budget import loaded_text
 
-        sys.stdout.write(loaded_text(stores, settings))
-        return EXIT_OK
-    report = api.lint(stores, settings, caches, args.jobs)
-    output = console.render_report(report, console.ReportOptions.from_args(args))
-    console.emit_report(args, output)
-    if not stores and not args.quiet:
-        console.say("no memory store found (a folder with MEMORY.md)")
-        for notice in notices:
-            console.say(escape(notice))
-    return console.exit_status(report, args.exit_zero)
+    sys.stdout.write(loaded_text(stores, settings))
+    return EXIT_OK
 
 
 def named_paths(args: argparse.Namespace, notices: list[str]) -> tuple[list[str], tuple[str, ...]]:

@@ -40,9 +40,8 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
     except KeyboardInterrupt as exc:
         console.say(f"interrupted; {interrupted_text(exc)}")
         return EXIT_INTERRUPTED
-    if console.barren_paths(
-        api.barren_paths(args.paths, outcome.stores, settings, tree.settings_for)
-    ):
+    barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
+    if console.barren_paths(barren):
         return EXIT_ERROR
     for message in [] if args.silent else outcome.warnings:
         console.say(f"warning: {message}")
