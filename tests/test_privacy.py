@@ -376,6 +376,11 @@ def test_card_prefilter_passes_every_text_the_card_pattern_matches(text: str) ->
     zeroed = text.encode("utf-8", "surrogatepass").translate(privacy.DIGITS_AS_ZERO)
     if privacy.CARD.search(text) is not None:
         assert any(gate in zeroed for gate in privacy.CARD_GATES)
+    # the one search find_cards runs is the same test as the substring scans
+    assert (privacy.CARD_GATE.search(zeroed) is not None) == any(
+        gate in zeroed for gate in privacy.CARD_GATES
+    )
+    assert privacy.digits_as_zero(text) == zeroed
 
 
 IBAN_PIECES = st.sampled_from(
@@ -392,3 +397,22 @@ def test_iban_prefilter_passes_every_text_the_iban_pattern_matches(text: str) ->
     digits as "0"): every text IBAN matches holds it."""
     if privacy.IBAN.search(text) is not None:
         assert b"AA00" in text.encode("utf-8", "surrogatepass").translate(privacy.CAPITALS_DIGITS)
+
+
+TOKEN_KEYWORDS = [k for f in privacy.TOKEN_FORMATS for k in f.keywords] + [privacy.SLACK_HOST]
+KEYWORD_PIECES = st.sampled_from(
+    [*TOKEN_KEYWORDS, *(k[:-1] for k in TOKEN_KEYWORDS), *(k[1:] for k in TOKEN_KEYWORDS),
+     "A", "g", "x", "s", "k", "-", "_", " ", "é", "\n", "hooks", ".slack.com"]
+)  # fmt: skip
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(KEYWORD_PIECES, max_size=10).map("".join) | st.text(max_size=40))
+@example("ghu_")
+@example("sk-ant")
+@example("xap-xox")
+def test_token_keyword_search_equals_the_substring_scans(text: str) -> None:
+    """``find_credentials`` looks for provider tokens only in a text ``TOKEN_KEYWORDS``
+    finds something in: exactly the texts holding one of the keywords."""
+    found = privacy.TOKEN_KEYWORDS.search(text) is not None
+    assert found == any(keyword in text for keyword in TOKEN_KEYWORDS)

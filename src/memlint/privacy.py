@@ -48,7 +48,7 @@ class LazyPattern:
 
     METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
 
-    def __init__(self, pattern: str, flags: int = 0) -> None:
+    def __init__(self, pattern: str | bytes, flags: int = 0) -> None:
         self._args = (pattern, flags)
 
     def __getattr__(self, name: str):
@@ -131,6 +131,21 @@ TOKEN_FORMATS = (
         min_entropy=0.0,
     ),
 )
+SLACK_HOST = "hooks.slack.com"
+
+
+def _any_keyword(keywords: list[str]) -> LazyPattern:
+    """A pattern that finds any of ``keywords``: one search instead of one substring scan
+    each (3x faster on prose), grouped by first character so that each character
+    the search stops at tries only the keywords that start with it."""
+    groups: dict[str, list[str]] = {}
+    for keyword in keywords:
+        groups.setdefault(keyword[0], []).append(re.escape(keyword[1:]))
+    return LazyPattern("|".join(f"{re.escape(c)}(?:{'|'.join(g)})" for c, g in groups.items()))
+
+
+# Any keyword of TOKEN_FORMATS, or the Slack webhook host: most texts hold none.
+TOKEN_KEYWORDS = _any_keyword([k for f in TOKEN_FORMATS for k in f.keywords] + [SLACK_HOST])
 SLACK_WEBHOOK = LazyPattern(
     r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{20,40}"
 )
@@ -208,22 +223,8 @@ def is_placeholder(value: str) -> bool:
 
 def find_credentials(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for fmt in TOKEN_FORMATS:
-        for keyword in fmt.keywords:
-            if keyword in text:
-                break
-        else:
-            continue
-        for match in fmt.pattern.finditer(text):
-            token = match.group()
-            if token.endswith("EXAMPLE") or PLACEHOLDER_RUN.search(token):
-                continue
-            if entropy(token[fmt.keep :]) < fmt.min_entropy:
-                continue
-            found.append(Finding(match.start(), match.end(), fmt.label, fmt.keep))
-    if "hooks.slack.com" in text:
-        for match in SLACK_WEBHOOK.finditer(text):
-            found.append(Finding(match.start(), match.end(), "Slack webhook URL", 8))
+    if TOKEN_KEYWORDS.search(text):
+        found += _tokens(text)
     lowered = text.lower()
     if any(word in lowered for word in ASSIGNMENT_KEYWORDS):
         # Offsets in ``lowered`` are offsets in ``text`` when lower-casing kept the length.
@@ -240,6 +241,29 @@ def find_credentials(text: str) -> list[Finding]:
             if not is_placeholder(match["value"]) and entropy(match["value"]) >= 3.0:
                 found.append(Finding(match.start("value"), match.end("value"), "bearer token"))
     return _without_overlaps(found)
+
+
+def _tokens(text: str) -> list[Finding]:
+    """Provider-shaped tokens and Slack webhook URLs, each format searched for only in
+    a text holding one of its keywords."""
+    found = []
+    for fmt in TOKEN_FORMATS:
+        for keyword in fmt.keywords:
+            if keyword in text:
+                break
+        else:
+            continue
+        for match in fmt.pattern.finditer(text):
+            token = match.group()
+            if token.endswith("EXAMPLE") or PLACEHOLDER_RUN.search(token):
+                continue
+            if entropy(token[fmt.keep :]) < fmt.min_entropy:
+                continue
+            found.append(Finding(match.start(), match.end(), fmt.label, fmt.keep))
+    if SLACK_HOST in text:
+        for match in SLACK_WEBHOOK.finditer(text):
+            found.append(Finding(match.start(), match.end(), "Slack webhook URL", 8))
+    return found
 
 
 def _prose_credentials(text: str) -> list[Finding]:
@@ -498,9 +522,24 @@ def is_timestamp_like(digits: str) -> bool:
     return False
 
 
+_last_zeroed: tuple[str | None, bytes] = (None, b"")
+
+
+def digits_as_zero(text: str) -> bytes:
+    """The UTF-8 bytes of ``text`` with every ASCII digit read as "0". The last text's
+    are kept: PV006 and PV007 ask for the same text in a row."""
+    global _last_zeroed
+    last = _last_zeroed
+    if last[0] is text:
+        return last[1]
+    zeroed = text.encode("utf-8", "surrogatepass").translate(DIGITS_AS_ZERO)
+    _last_zeroed = (text, zeroed)
+    return zeroed
+
+
 def has_digit_run(text: str) -> bool:
     """Whether ``text`` holds ten or more ASCII digits in a row (a ``DIGIT_RUN``)."""
-    return TEN_DIGITS in text.encode("utf-8", "surrogatepass").translate(DIGITS_AS_ZERO)
+    return TEN_DIGITS in digits_as_zero(text)
 
 
 def find_numeric_ids(text: str, min_digits: int = 10) -> list[Finding]:
@@ -547,7 +586,7 @@ YEARS = range(1900, 2101)
 
 def _may_hold_groups(text: str) -> bool:
     """Whether ``text`` may hold ``GROUPED_DIGITS`` (a byte test, as ``has_digit_run``)."""
-    zeroed = text.encode("utf-8", "surrogatepass").translate(DIGITS_AS_ZERO)
+    zeroed = digits_as_zero(text)
     return any(gate in zeroed for gate in GROUP_GATES)
 
 
@@ -633,6 +672,8 @@ CARD_GATES = (
     b"0000 000000 0000",
     b"0000-000000-0000",
 )
+# Any of CARD_GATES in one search: they share the prefix "0000", which ``re`` scans for.
+CARD_GATE = LazyPattern(b"|".join(map(re.escape, CARD_GATES)))
 # Issuer prefixes (IIN ranges) and the lengths each issues: (low, high, lengths).
 CARD_ISSUERS = (
     ("4", "4", (13, 16, 19)),  # Visa
@@ -682,8 +723,7 @@ def find_cards(text: str, allow: Iterable[str] = ()) -> list[Finding]:
     """Payment card numbers, bare or grouped, glued to punctuation or not; a decimal
     fraction (``0.4242…``), a dotted version or an ``#`` issue number is not one.
     ``allow``: numbers (digits only) not to report, such as a documented test card."""
-    zeroed = text.encode("utf-8", "surrogatepass").translate(DIGITS_AS_ZERO)
-    if not any(gate in zeroed for gate in CARD_GATES):
+    if not CARD_GATE.search(digits_as_zero(text)):
         return []
     allowed = frozenset(allow)
     found = []

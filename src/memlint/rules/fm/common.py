@@ -18,7 +18,9 @@ def problems(memory, kinds: frozenset[str] | set[str]):
 def usable(memory) -> Frontmatter | None:
     """The memory's frontmatter when it is a mapping the field rules can judge, else None."""
     fm = memory.frontmatter
-    return fm if fm is not None and fm.parsed and not problems(memory, UNUSABLE) else None
+    if fm is None or not fm.parsed:
+        return None
+    return fm if not fm.problems or not problems(memory, UNUSABLE) else None
 
 
 def type_key(memory, profile: str) -> str:

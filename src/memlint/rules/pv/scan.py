@@ -47,15 +47,17 @@ def check_source(ctx, source, detect: Callable[[str], list[Finding]], what: str)
     """Diagnostics for every finding of ``detect`` in ``source`` (Markdown or note store)."""
     if source.text is None and not source.raw:
         return
-    allowed = allow_patterns(ctx.options)
     marker = ctx.settings.redaction_marker
     if source.rel.endswith(".jsonl"):  # a store reads .jsonl files as note stores only
-        yield from _check_notes(ctx, source, detect, what, allowed, marker)
+        yield from _check_notes(ctx, source, detect, what, allow_patterns(ctx.options), marker)
         return
     text = source.text
     if text is None:
         return
-    found = _kept(text, detect(text), allowed, marker)
+    found = detect(text)
+    if not found:  # most files: no option is read, no marker looked for
+        return
+    found = _kept(text, found, allow_patterns(ctx.options), marker)
     frontmatter = parse_frontmatter(text) if found and text.startswith("---") else None
     for finding in found:
         value = finding.value(text)
@@ -153,6 +155,8 @@ def _escaped_strings(value, raw: str) -> list[str]:
 
 
 def _kept(text: str, found: list[Finding], allowed, marker: str) -> list[Finding]:
+    if not found:
+        return found
     found = drop_redacted(text, found, marker)
     if allowed:
         found = [f for f in found if not any(p.search(f.value(text)) for p in allowed)]
