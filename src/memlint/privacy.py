@@ -52,7 +52,7 @@ class LazyPattern:
         self._args = (pattern, flags)
 
     def __getattr__(self, name: str):
-        compiled = re.compile(*self._args)
+        compiled = re.compile(*self._args)  # type: ignore[type-var]  # str or bytes, not mixed
         for method in self.METHODS:
             setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
