@@ -106,7 +106,7 @@ def test_escape_reasons():
 
 PIECES = st.sampled_from(
     ["word", " ", "[[a]]", "[[b|c]]", "\n", "\r\n", "\n\n", "    ", "\t", "`", "``", "~~~",
-     "```", "<!--", "-->", "- ", "1. ", "[[", "]]", "é", "x"]
+     "```", "<!--", "-->", "- ", "1. ", "[[", "]]", "é", "x", "~", "~~", "<", "<!-", "\n\t"]
 )  # fmt: skip
 
 
@@ -126,6 +126,10 @@ def test_plain_text_shortcut_equals_the_line_scan(pieces: list[str], skip_lines:
         for m in WIKILINK.finditer(line)
     ]
     assert scan_wikilinks(text, start) == slow
+    from memlint.sources import markdown
+
+    no_tick = text.find("`", start, end) == -1
+    assert is_plain(text, start, end) == (no_tick and markdown._spans_only(text, start, end))
     if is_plain(text, start, end):
         assert all(line == text[o : o + len(line)] for o, line in prose_lines(text, start))
 

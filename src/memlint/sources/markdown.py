@@ -34,8 +34,22 @@ class WikiLink:
 
 def is_plain(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` (starting at a line start) holds nothing that masking
-    changes: no backtick, ``~~~``, HTML comment, or line indented by four spaces or a tab."""
-    return text.find("`", start, end) == -1 and _spans_only(text, start, end)
+    changes: no backtick, ``~~~``, HTML comment, or line indented by four spaces or a tab
+    (``_spans_only`` without a backtick; each longer mark is looked for only when its
+    first character, found by ``memchr``, is there)."""
+    find = text.find
+    return (
+        find("`", start, end) == -1
+        and (find("~", start, end) == -1 or find("~~~", start, end) == -1)
+        and (find("<", start, end) == -1 or find("<!--", start, end) == -1)
+        and (find("\t", start, end) == -1 or _no_tab_indent(text, start, end))
+        and find("\n    ", start, end) == -1
+        and not text.startswith("    ", start)
+    )
+
+
+def _no_tab_indent(text: str, start: int, end: int) -> bool:
+    return text.find("\n\t", start, end) == -1 and not text.startswith("\t", start)
 
 
 # The last result of each of prose_lines and prose_text, by the identity of the text:
@@ -212,12 +226,30 @@ def scan_wikilinks(text: str, start: int = 0, end: int | None = None) -> list[Wi
     end = len(text) if end is None else end
     if is_plain(text, start, end):  # a link never spans lines, so the text is searched whole
         return [make_wikilink(m.group(1), m.start()) for m in WIKILINK.finditer(text, start, end)]
+    if _spans_only(text, start, end):  # each line masked on its own: only those with a [[
+        return _links_in_lines_with_brackets(text, start, end)
     links: list[WikiLink] = []
     for offset, line in masked_lines(text, start, end):
         if "[[" not in line:
             continue
         for match in WIKILINK.finditer(line):
             links.append(make_wikilink(match.group(1), offset + match.start()))
+    return links
+
+
+def _links_in_lines_with_brackets(text: str, start: int, end: int) -> list[WikiLink]:
+    """The wikilinks of ``_span_masked_lines``, reading only the lines holding ``[[``."""
+    links: list[WikiLink] = []
+    at = text.find("[[", start, end)
+    while at != -1:
+        line_start = text.rfind("\n", start, at) + 1 or start
+        nl = text.find("\n", at, end)
+        line_end = end if nl == -1 else nl
+        line = text[line_start:line_end]
+        masked = _mask_inline(line, False)[0] if "`" in line else line
+        for match in WIKILINK.finditer(masked):
+            links.append(make_wikilink(match.group(1), line_start + match.start()))
+        at = -1 if nl == -1 else text.find("[[", nl, end)
     return links
 
 
