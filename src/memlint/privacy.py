@@ -226,14 +226,18 @@ def find_credentials(text: str) -> list[Finding]:
     if TOKEN_KEYWORDS.search(text):
         found += _tokens(text)
     lowered = text.lower()
-    if any(word in lowered for word in ASSIGNMENT_KEYWORDS):
-        # Offsets in ``lowered`` are offsets in ``text`` when lower-casing kept the length.
-        same_offsets = len(lowered) == len(text)
-        matches = _lower_assignments(lowered) if same_offsets else ASSIGNMENT.finditer(text)
-        for match in matches:
-            start, end = match.start("value"), match.end("value")
-            if not is_placeholder(text[start:end]):
-                found.append(Finding(start, end, "secret value"))
+    # Offsets in ``lowered`` are offsets in ``text`` when lower-casing kept the length;
+    # ``_lower_assignments`` then looks for the keywords itself.
+    if len(lowered) == len(text):
+        matches: Iterable[re.Match] = _lower_assignments(lowered)
+    elif any(word in lowered for word in ASSIGNMENT_KEYWORDS):
+        matches = ASSIGNMENT.finditer(text)
+    else:
+        matches = ()
+    for match in matches:
+        start, end = match.start("value"), match.end("value")
+        if not is_placeholder(text[start:end]):
+            found.append(Finding(start, end, "secret value"))
     if any(word in lowered for word in PROSE_KEYWORDS):
         found += _prose_credentials(text)
     if "bearer" in lowered:

@@ -63,7 +63,7 @@ def parse_index(text: str, body_start: int, line_starts: list[int]) -> list[Inde
     prefix_lines = text.count("\n", 0, body_start)
     plain = plain_link_lines(text, body_start, prefix_lines)
     if plain is not None:
-        found = (_entry_at(text, line, line + 1, line_starts) for line in plain)
+        found = (_link_item_entry(text, line, line_starts) for line in plain)
         return [entry for entry in found if entry is not None]
     body = "\n" * prefix_lines + LONE_CR.sub(" ", text[body_start:])
     try:
@@ -90,6 +90,40 @@ def _entry(text: str, token, line_starts: list[int]) -> IndexEntry | None:
         return None
     first, last = token.map
     return _entry_at(text, first, last, line_starts)
+
+
+def _link_item_entry(text: str, first: int, line_starts: list[int]) -> IndexEntry | None:
+    """``_entry_at`` for line ``first`` of a plain body, which ``_LINK_ITEM`` matched:
+    ``- [title](href) rest``, no CR, a title without brackets or parentheses and an
+    ``href`` without blanks, ``#``, ``?``, ``:`` or ``)``, so its first ``LINK`` is
+    that link, its path the ``href`` (decoded) and no web scheme. Read with string
+    methods; a target other than a ``.md`` file is left to ``_entry_at``."""
+    line = first + 1
+    start = line_starts[first]
+    end = line_starts[line] - 1 if line < len(line_starts) else len(text)
+    line_text = text[start:end]
+    title_end = line_text.find("](")
+    close = line_text.find(")", title_end)
+    href = line_text[title_end + 2 : close]
+    target = href if "%" not in href else link_path(href)
+    if target is None or not target.lower().endswith(".md"):
+        return _entry_at(text, first, line, line_starts)
+    rest = line_text[close + 1 :]
+    summary = SEPARATOR.sub("", rest, count=1) if rest.strip() else ""
+    href_start = start + title_end + 2
+    return IndexEntry(
+        line=line,
+        line_start=start,
+        line_end=end,
+        title=line_text[3:title_end],
+        href=href,
+        target=target,
+        href_start=href_start,
+        href_end=href_start + len(href),
+        summary=summary.strip(),
+        canonical=True,
+        continued=False,
+    )
 
 
 def _entry_at(text: str, first: int, last: int, line_starts: list[int]) -> IndexEntry | None:
