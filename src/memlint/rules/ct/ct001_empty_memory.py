@@ -73,13 +73,13 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
     body = text[memory.body_start :]
     if len(body) > 4096:  # a body this long is never empty
         return
-    if ctx.selected("CT002") and COMMENT_PROMPT.search(body):
-        return  # an unfilled template: CT002 reports it
     headings = 0
     for line in COMMENT.sub("", body).split("\n"):
         if not NOT_CONTENT.fullmatch(line):
             return
         headings += line.lstrip().startswith("#")
+    if ctx.selected("CT002") and COMMENT_PROMPT.search(body):
+        return  # an unfilled template: CT002 reports it
     what = "only a heading" if headings else "no body"
     start = min(memory.body_start, len(text))
     message = f"memory has frontmatter but {what}: the fact itself is missing"

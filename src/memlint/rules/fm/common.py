@@ -10,7 +10,7 @@ UNUSABLE = frozenset({"unclosed", "invalid-yaml", "too-large", "too-deep", "not-
 def problems(memory, kinds: frozenset[str] | set[str]):
     """The frontmatter problems of ``memory`` whose kind is in ``kinds``."""
     fm = memory.frontmatter
-    if fm is None:
+    if fm is None or not fm.problems:
         return []
     return [p for p in fm.problems if p.kind in kinds]
 
