@@ -237,3 +237,24 @@ def test_a_warm_run_of_a_pooled_store_reads_no_unchanged_file(
     (store,) = finder.load()
     assert len(store.memories) > 100
     assert [rel for rel in reads if rel != "MEMORY.md"] == []
+
+
+def test_one_pass_reports_a_crashing_rule_as_serial_does(generated: Path, monkeypatch) -> None:
+    """A rule that raises after yielding: its partial findings are dropped and the crash
+    is reported (MX002), in the pool's one pass as in this process."""
+    from memlint.rules.ct import ct001_empty_memory
+
+    def broken(ctx, memory):
+        if memory.stem < "m":
+            yield ctx.report(memory.file, 0, 0, "partial finding")
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(ct001_empty_memory, "check", broken)
+    serial = checked(generated, jobs=1)
+    assert any(d.code == "MX002" for d in serial)
+    assert not any(d.message == "partial finding" for d in serial)
+    monkeypatch.setattr(parallel, "MIN_FILES", 10)
+    taken: list[int] = []
+    record_local_results_taken(monkeypatch, taken)
+    assert checked(generated, jobs=2) == serial
+    assert taken and all(count > 100 for count in taken)

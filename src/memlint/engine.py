@@ -27,6 +27,8 @@ from memlint.suppression import apply_suppressions, markdown_sources
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from memlint.rules.base import RuleSettings
 
 CRASH_CODE = rule_code(CRASH_RULE)
@@ -143,7 +145,8 @@ class EarlyLocal:
         self.profile: str | None = None
         self.codes: tuple[str, ...] = ()
         self.found: dict[str, list[Diagnostic]] = {}
-        self._checks: list[tuple[Rule, RuleContext[ProfileView]]] = []
+        # (rule, context, its check function, whether it checks the file, not the memory)
+        self._checks: list[tuple[Rule, RuleContext[ProfileView], Any, bool]] = []
 
     def start(self, sample: list) -> None:
         """Choose the profile from the memories of ``sample`` and the rules it selects."""
@@ -156,15 +159,18 @@ class EarlyLocal:
             for rule in rules:
                 meta = rule.meta
                 if meta.local and meta.scope is scope and profile in meta.profiles:
-                    self._checks.append((rule, RuleContext(view, self.settings, meta)))
-        self.codes = tuple(rule.code for rule, _ in self._checks)
+                    ctx = RuleContext(view, self.settings, meta)
+                    self._checks.append((rule, ctx, rule.module.check, scope is Scope.FILE))
+        self.codes = tuple(check[0].code for check in self._checks)
 
     def check(self, source, memory) -> list[Diagnostic]:
         """The one-file rules on memory file ``source`` (parsed as ``memory``)."""
         found: list[Diagnostic] = []
-        for rule, ctx in self._checks:
-            target = source if rule.meta.scope is Scope.FILE else memory
-            found.extend(_checked(rule, ctx, self.store, target, source))
+        for rule, ctx, check, on_file in self._checks:  # ``_checked``, written out: 34 a file
+            try:
+                found += list(check(ctx, source if on_file else memory))
+            except Exception as exc:  # a broken rule is reported, the run goes on
+                found += _crash(rule.meta.code, self.store, ctx.settings, source, exc)
         return found
 
 
