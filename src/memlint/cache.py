@@ -324,8 +324,9 @@ class StoreCache:
     so saving costs little when few files changed.
     """
 
-    def __init__(self, path: str, key: str, secret: bytes) -> None:
+    def __init__(self, path: str, key: str, secret: bytes, keep_facts: bool = True) -> None:
         self.path = path
+        self.keep_facts = keep_facts  # else a memory's parsed values are parsed again on use
         self.memo_path = path.removesuffix(".pickle") + ".memo.pickle"
         self.files_path = path.removesuffix(".pickle") + ".files.pickle"
         self.index_path = path.removesuffix(".pickle") + ".index"
@@ -475,8 +476,10 @@ class StoreCache:
         return row[1], fingerprint
 
     def remember_memory(self, source: SourceFile, facts: tuple, summary: tuple) -> None:
-        """Keep a memory just parsed: its facts and its summary facts."""
-        self.remember_memory_facts(source, facts)
+        """Keep a memory just parsed: its facts (unless ``keep_facts`` is false) and its
+        summary facts."""
+        if self.keep_facts:
+            self.remember_memory_facts(source, facts)
         self.rows[source.rel] = (self.digest(source), summary, facts[3])
         self._rows_changed = True
 
@@ -664,15 +667,16 @@ def _rows_of(columns) -> dict[str, tuple]:
 class CacheSet:
     """The caches of every store in one run, under one directory."""
 
-    def __init__(self, directory: str, key: str, secret: bytes) -> None:
+    def __init__(self, directory: str, key: str, secret: bytes, keep_facts: bool = True) -> None:
         self.directory = directory
+        self.keep_facts = keep_facts
         self.key = key
         self.secret = secret
         self.stores: dict[str, StoreCache] = {}
 
     def reopened(self) -> CacheSet:
         """The same cache for a new run (what this one read or remembered is dropped)."""
-        return CacheSet(self.directory, self.key, self.secret)
+        return CacheSet(self.directory, self.key, self.secret, self.keep_facts)
 
     def for_store(self, root: str, key: str | None = None) -> StoreCache:
         """The cache of the store at ``root``; ``key`` is its :func:`config_key` when its
@@ -681,7 +685,8 @@ class CacheSet:
         if found is None:
             name = _name(os.path.realpath(root))
             path = os.path.join(self.directory, f"store-{name}.pickle")
-            found = self.stores[root] = StoreCache(path, key or self.key, self.secret)
+            found = StoreCache(path, key or self.key, self.secret, self.keep_facts)
+            self.stores[root] = found
         return found
 
     def save(self) -> None:

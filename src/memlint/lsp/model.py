@@ -63,12 +63,16 @@ class StoreLinter:
 
     def caches(self, settings: Settings):
         """A result cache of the server's own, in a private folder it created (so that a
-        lint after a keystroke runs only the edited file's rules and the cross-file ones)."""
+        lint after a keystroke runs only the edited file's rules and the cross-file ones).
+        It keeps no parse facts: a store loaded again is built from the summaries, and
+        the few memories a rule reads more of are parsed again."""
         from memlint.cache import CacheSet, config_key
 
         if self._cache_dir is None:
             self._cache_dir = tempfile.mkdtemp(prefix="memlint-server-")
-        return CacheSet(self._cache_dir, config_key(settings, self.cwd), self._secret)
+        return CacheSet(
+            self._cache_dir, config_key(settings, self.cwd), self._secret, keep_facts=False
+        )
 
     def close(self) -> None:
         """Remove the server's cache folder."""
