@@ -44,8 +44,14 @@ Each store root has these files in the cache folder:
   diagnostics (before suppressions) and the names of the rules that run every
   time, for one store digest, which covers the digest and path of every file,
   the skipped and excluded entries. When no input changed the whole result is
-  reused; when any file changed every cross-file rule runs again on the
-  rebuilt store.
+  reused.
+- ``store-<id>.basis``: what that store digest was computed from (the other
+  inputs, each file's path and digest; marshal). When only memories changed
+  since, their summaries as they were (the rows above, for the digests listed
+  here) say which files the change can touch (``ties.Ties``): the rules run
+  again on those only, and the memo's findings on every other file stand
+  (``engine``). Anything else (a file added, removed or renamed, the index or
+  a note file changed, another profile) runs every rule again.
 
 Everything also depends on the cache key (memlint and Python version,
 settings, working directory). Rules that read git (``external``) are
@@ -331,6 +337,7 @@ class StoreCache:
         self.files_path = path.removesuffix(".pickle") + ".files.pickle"
         self.index_path = path.removesuffix(".pickle") + ".index"
         self.entries_path = path.removesuffix(".pickle") + ".entries"
+        self.basis_path = path.removesuffix(".pickle") + ".basis"
         self._index_entries: tuple | None = None  # (digest, body start, entries) to save
         self.key = key
         self.secret = secret
@@ -345,6 +352,9 @@ class StoreCache:
         self._signatures_seen: dict[str, bytes] = {}
         self._rows: dict[str, tuple] | None = None  # rel -> (digest, summary facts, fingerprint)
         self._rows_changed = False
+        self._replaced_rows: dict[str, tuple | None] = {}  # rel -> its row before this run
+        self._basis: tuple | None = None  # what the store digest was computed from
+        self._digested: object = None  # the store it was computed for
 
     def shard_path(self, rel: str) -> str:
         """The file holding the entry of ``rel``."""
@@ -480,7 +490,10 @@ class StoreCache:
         summary facts."""
         if self.keep_facts:
             self.remember_memory_facts(source, facts)
-        self.rows[source.rel] = (self.digest(source), summary, facts[3])
+        rows = self.rows
+        if source.rel not in self._replaced_rows:
+            self._replaced_rows[source.rel] = rows.get(source.rel)
+        rows[source.rel] = (self.digest(source), summary, facts[3])
         self._rows_changed = True
 
     def remember_memory_facts(self, source: SourceFile, facts: tuple) -> None:
@@ -517,8 +530,6 @@ class StoreCache:
     def store_digest(self, store) -> bytes:
         """Every input of a store's result: each file's path and digest, the
         skipped and excluded entries."""
-        import hashlib
-
         files = (*store.files, *store.notes)
         parts = (
             store.root,
@@ -527,18 +538,15 @@ class StoreCache:
             sorted(store.excluded),
             store.local_only,
         )
-        hasher = hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=16)
-        hasher.update("\0".join([s.rel for s in files]).encode("utf-8", "surrogatepass"))
-        hasher.update(b"\0")
-        hasher.update(b"".join([self.digest(s) for s in files]))  # 16 bytes each
-        self._store_digest = hasher.digest()
+        basis = (repr(parts), "\0".join([s.rel for s in files]), b"".join(map(self.digest, files)))
+        self._basis, self._digested = basis, store
+        self._store_digest = _basis_digest(*basis)
         return self._store_digest
 
-    def memo(self, store) -> Memo | None:
-        """The whole-store result saved for exactly this store's inputs."""
-        digest = self.store_digest(store)
-        loaded = _load(self.memo_path, self.key, self.secret)
-        if not (isinstance(loaded, tuple) and len(loaded) == 7 and loaded[0] == digest):
+    def _valid_memo(self, loaded, store) -> Memo | None:
+        """The memo in ``loaded`` (a memo file's payload) if every field is well-typed
+        and the index targets outside the walk are as they were."""
+        if not (isinstance(loaded, tuple) and len(loaded) == 7):
             return None
         memo = Memo(*loaded[1:6])
         outside = loaded[6]
@@ -551,6 +559,54 @@ class StoreCache:
         if not (type(memo.again) is tuple and all(map(is_rule_name, memo.again))):
             return None
         return memo if _diagnostics(memo.found) else None
+
+    def memo(self, store) -> Memo | None:
+        """The whole-store result saved for exactly this store's inputs."""
+        digest = self.store_digest(store)
+        loaded = _load(self.memo_path, self.key, self.secret)
+        if not (isinstance(loaded, tuple) and len(loaded) == 7 and loaded[0] == digest):
+            return None
+        return self._valid_memo(loaded, store)
+
+    def previous(self, store) -> tuple[Memo, dict[str, tuple]] | None:
+        """The last memo saved for this store when, since, only the content of some
+        files changed (the same paths, skipped and excluded entries), with the row
+        (``rows``: digest, summary facts, fingerprint) each changed file had then;
+        ``None`` when a changed file has no such row (it was no memory then, or its
+        row was replaced without a memo being saved) or nothing is known."""
+        current = self._basis if self._digested is store else None
+        if current is None:
+            return None
+        loaded = _load(self.memo_path, self.key, self.secret)
+        basis = _load(self.basis_path, self.key, self.secret, columns=True)
+        if not (
+            isinstance(loaded, tuple)
+            and len(loaded) == 7
+            and type(basis) is tuple
+            and len(basis) == 3
+            and all(type(part) is type(now) for part, now in zip(basis, current, strict=True))
+            and basis[:2] == current[:2]
+            and len(basis[2]) == len(current[2])
+            and loaded[0] == _basis_digest(*basis)
+        ):
+            return None
+        memo = self._valid_memo(loaded, store)
+        if memo is None:
+            return None
+        then, now = basis[2], current[2]
+        rels = current[1].split("\0")
+        changed: dict[str, tuple] = {}
+        for at in range(0, len(now), DIGEST_SIZE):
+            digest = then[at : at + DIGEST_SIZE]
+            if digest != now[at : at + DIGEST_SIZE]:
+                rel = rels[at // DIGEST_SIZE]
+                row = self._replaced_rows.get(rel, self.rows.get(rel))
+                if row is None or row[0] != digest:
+                    return None
+                if row[2] is not None and not _fingerprint(row[2]):
+                    return None
+                changed[rel] = row
+        return memo, changed
 
     def remember_memo(self, store, found: list, again: list[str]) -> None:
         """Save ``found`` (every non-external rule's diagnostics) and the names of
@@ -587,10 +643,23 @@ class StoreCache:
             _dump(path, self.key, self.secret, self._shards[shard])
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
+            _dump(self.basis_path, self.key, self.secret, self._basis, columns=True)
         if self._rows_changed and self._rows is not None:
             _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
         if self._index_entries is not None:
             _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
+
+
+def _basis_digest(parts: str, rels: str, digests: bytes) -> bytes:
+    """The store digest of a store's other inputs (``parts``), its files' paths (joined
+    with NUL) and their digests."""
+    import hashlib
+
+    hasher = hashlib.blake2b(parts.encode("utf-8", "surrogatepass"), digest_size=16)
+    hasher.update(rels.encode("utf-8", "surrogatepass"))
+    hasher.update(b"\0")
+    hasher.update(digests)  # 16 bytes each
+    return hasher.digest()
 
 
 def _shard(rel: str) -> int:

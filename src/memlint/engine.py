@@ -22,8 +22,9 @@ from memlint.rules import (
 )
 from memlint.rules.base import Crash, ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
-from memlint.store import Store
+from memlint.store import Memory, Store, Summary
 from memlint.suppression import apply_suppressions, markdown_sources
+from memlint.ties import NEAR_DUPLICATE, Ties, near_duplicate_minimum
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -96,8 +97,10 @@ def lint_store(
     where it has the file), the cross-file rules on the whole store; for large
     stores both are spread over worker processes. A whole-store result in
     ``store.memo`` replaces them (and ``rules``: the memo names the rules that
-    run every time). Rules that read git always run. Rules of
-    ``Scope.SUPPRESSIONS`` run last, on the directives that suppressed nothing.
+    run every time). When only some memories changed since the last whole-store
+    result the cache saved, the rules run on the files tied to them only, and that
+    result stands for the others (``_rerun_tied``). Rules that read git always run.
+    Rules of ``Scope.SUPPRESSIONS`` run last, on the directives that suppressed nothing.
     """
     if store.memo is not None:
         found = list(store.memo.found)
@@ -112,9 +115,14 @@ def lint_store(
             if rule.meta.scope is Scope.NOTES
             or (rule.meta.scope is not Scope.SUPPRESSIONS and store.profile in rule.meta.profiles)
         ]
-        found = _StoreRun(store, settings, active, cache).results(jobs)
+        reused = _rerun_tied(store, settings, active, cache, jobs) if cache is not None else None
+        whole = reused is not None or store.report is None  # a partial result is no memo
+        if reused is None:
+            found = _StoreRun(store, settings, active, cache).results(jobs)
+        else:
+            found = reused
         again = [rule for rule in active if rule.meta.external] + last
-        if cache is not None and store.report is None:  # a partial result is no memo
+        if cache is not None and whole:
             names = [rule.name or rule_name(rule.module) for rule in again]
             cache.remember_memo(store, found, names)
     for rule in again:
@@ -125,6 +133,78 @@ def lint_store(
         if rule.meta.scope is Scope.SUPPRESSIONS:
             found.extend(_run(rule, store, settings, ((d, d.source) for d in unused)))
     return [d for d in found if _kept(d, store, settings)]
+
+
+def _rerun_tied(
+    store: Store, settings: Settings, rules: list[Rule], cache: StoreCache, jobs: int | None
+) -> list[Diagnostic] | None:
+    """Every non-external rule's diagnostics on the whole ``store``, from the last
+    whole-store result the cache saved and the rules run again on the files tied to the
+    memories changed since (``ties.Ties``: the changed memories, those sharing a name,
+    stem or link with one before or after, the index when what it reads of one changed;
+    for DU001, those whose near-duplicate buckets they enter or leave); ``None`` when
+    that result does not carry over (no such result, a file that is no memory changed,
+    another profile or guess, a change on a supersession chain, a rule that crashed, or
+    too many changes for it to pay)."""
+    previous = cache.previous(store)
+    if previous is None:
+        return None
+    memo, changed = previous
+    if (memo.profile, memo.guess) != (store.profile, store.profile_guess):
+        return None  # (why it is the profile, counts of signals, is read by no rule)
+    memories = store.by_rel
+    if not changed or len(changed) * REUSE_SHARE > len(memories):
+        return None
+    if any(d.code == CRASH_CODE for d in memo.found):
+        return None
+    min_shingles = near_duplicate_minimum(rules, settings)
+    pairs = []
+    for rel, (_, summary, fingerprint) in changed.items():
+        new = memories.get(rel)
+        if new is None or (min_shingles is not None and fingerprint is None):
+            return None
+        old = Memory(new.file, new.stem, summary=Summary(*summary), fingerprint=fingerprint)
+        pairs.append((old, new))
+    tied = Ties(store, min_shingles).tied(pairs)
+    if tied is None:
+        return None
+    scope, near = tied
+    if store.index is None:  # where IX001 reports a missing index
+        scope.add(os.path.join(store.root, INDEX_NAME))
+    report = store.report
+    others = [rule for rule in rules if rule.code != NEAR_DUPLICATE]
+    try:
+        _report_files(store, scope)
+        fresh = [
+            d for d in _StoreRun(store, settings, others, cache).results(jobs) if d.path in scope
+        ]
+        _report_files(store, near)
+        for rule in rules:
+            if rule.code == NEAR_DUPLICATE:
+                found = _run(rule, store, settings, _targets(store, rule.meta.scope))
+                fresh.extend(d for d in found if d.path in near)
+    finally:
+        _forget_report(store, report)
+    if any(d.code == CRASH_CODE for d in fresh):
+        return None  # a crash is reported as the whole run reports it
+    kept = [d for d in memo.found if d.path not in (near if d.code == NEAR_DUPLICATE else scope)]
+    return kept + fresh
+
+
+def _report_files(store: Store, paths: set[str]) -> None:
+    """Report on the files ``paths`` (no folder) from now on."""
+    _forget_report(store, paths)
+    vars(store)["_report_dirs"] = ()
+
+
+REUSE_SHARE = 4  # the last result is reused while at most a quarter of the memories changed
+
+
+def _forget_report(store: Store, report) -> None:
+    """Report on ``report`` from now on: the tables that follow it are built again."""
+    store.report = report
+    for name in ("_report_dirs", "reported_memories", "_derived"):
+        vars(store).pop(name, None)
 
 
 ONE_FILE_SCOPES = (Scope.FILE, Scope.MEMORY)

@@ -20,6 +20,7 @@ from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.records import dataclass, field, replace
 from memlint.store import Memory, Store, fold
+from memlint.ties import Ties, index_facts, memory_keys, near_duplicate_minimum
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 
 SUPPRESSIBLE_SUFFIXES = (".md", ".markdown")
 WATCHED_NAMES = (*CONFIG_NAMES, ".gitignore")
-NEAR_DUPLICATE = "DU001"  # the rule whose pairs an edit changes through fingerprints
 
 
 @dataclass
@@ -249,6 +249,10 @@ class _KeptResults:
         if self.disk is not None:
             self.disk.remember_memo(store, found, again)
 
+    def previous(self, store: Store) -> None:
+        """No last result to carry over: a kept store re-lints the files tied to an edit."""
+        return None
+
 
 def _as_cache(results: _KeptResults) -> StoreCache:
     """``lint_store`` reads and remembers one-file results and the memo, nothing else."""
@@ -303,7 +307,7 @@ class _Kept:
                 return None
             scope = _edit_index(store, source, result.settings)
         if self.ties is None:
-            self.ties = Ties(store, any(rule.code == NEAR_DUPLICATE for rule in rules))
+            self.ties = Ties(store, near_duplicate_minimum(rules, result.settings))
         loaded = _reloaded(store, changed, result.settings, self.ties)
         if loaded is None:
             return None
@@ -337,123 +341,6 @@ class _Kept:
                 if path not in scope:
                     self.result.by_path[path] = kept
         return self.result
-
-
-class Ties:
-    """How the memories of a kept store are tied to each other by the cross-file rules,
-    by path, kept current as memories are edited: the folded names and stems each one
-    goes by, the folded targets it links or supersedes into, and (when DU001 runs) the
-    LSH bands of its fingerprint, one column per band in store order. An edit re-lints
-    the files tied to the edited memory before or after it (:meth:`scope`) instead of
-    the whole store."""
-
-    def __init__(self, store: Store, near_duplicates: bool) -> None:
-        self.keys: dict[str, set[str]] = {}  # folded name or stem -> paths
-        self.targets: dict[str, set[str]] = {}  # folded link target -> linking paths
-        self.successors: dict[str, int] = {}  # folded supersession target -> count
-        self.index = os.path.join(store.root, INDEX_NAME)
-        self.paths = [memory.file.path for memory in store.memories]
-        self.position = {path: at for at, path in enumerate(self.paths)}
-        self.bands = _BandColumns(store.memories) if near_duplicates else None
-        for memory in store.memories:
-            self._add(memory)
-
-    def memory_at(self, store: Store, path: str) -> Memory | None:
-        """The memory at ``path`` (the store keeps its memories' order across edits)."""
-        at = self.position.get(path)
-        memory = store.memories[at] if at is not None else None
-        return memory if memory is not None and memory.file.path == path else None
-
-    def _entries(self, memory: Memory):
-        keys = _keys(memory)
-        targets = {fold(t) for t in memory.link_targets}
-        successor = memory.successor_target
-        if successor is not None:
-            targets.add(fold(successor))
-        return keys, targets, successor
-
-    def _add(self, memory: Memory, sign: int = 1) -> None:
-        path = memory.file.path
-        keys, targets, successor = self._entries(memory)
-        for table, values in ((self.keys, keys), (self.targets, targets)):
-            for value in values:
-                paths = table.setdefault(value, set())
-                if sign > 0:
-                    paths.add(path)
-                else:
-                    paths.discard(path)
-        if successor is not None:
-            folded = fold(successor)
-            self.successors[folded] = self.successors.get(folded, 0) + sign
-
-    def scope(self, pairs: list[tuple[Memory, Memory]]) -> set[str] | None:
-        """The files whose findings an edit of each ``old`` memory to ``new`` can
-        change: the memories tied to it before or after, and the index when what its
-        rules read of the memory changed. The cross-file rules tie no note file or
-        other file to a memory, so every other file keeps its findings. The ties are
-        updated. ``None`` when that may be every file: an edited memory is on a
-        supersession chain (whose ends and cycles reach past the memories next to it)."""
-        scope: set[str] = set()
-        whole = False
-        for old, new in pairs:
-            scope.add(old.file.path)
-            for memory in (old, new):
-                keys, targets, successor = self._entries(memory)
-                if successor is not None or any(self.successors.get(k) for k in keys):
-                    whole = True
-                for key in keys:
-                    scope |= self.keys.get(key, set()) | self.targets.get(key, set())
-                for target in targets:
-                    scope |= self.keys.get(target, set())
-            if self.bands is not None:
-                at = self.position[old.file.path]
-                for memory in (old, new):
-                    scope.update(self.paths[i] for i in self.bands.sharing(memory))
-                self.bands.put(at, new)
-            if _index_facts(old) != _index_facts(new):
-                scope.add(self.index)
-            self._add(old, -1)
-            self._add(new)
-        return None if whole else scope
-
-
-class _BandColumns:
-    """The LSH bands of the memories' fingerprints, one column of band values per band
-    in store order: the members that share a band with a memory (and so may change
-    which pairs DU001 verifies in their bucket) are found with a byte search."""
-
-    def __init__(self, memories: list[Memory]) -> None:
-        from memlint.similarity import BAND_BYTES
-
-        self.width = BAND_BYTES
-        signatures = [memory.fingerprint[1] for memory in memories]
-        count = len(signatures[0]) // BAND_BYTES if signatures else 0
-        self.columns = [
-            bytearray(b"".join(s[band * BAND_BYTES : (band + 1) * BAND_BYTES] for s in signatures))
-            for band in range(count)
-        ]
-
-    def put(self, at: int, memory: Memory) -> None:
-        signature, width = memory.fingerprint[1], self.width
-        for band, column in enumerate(self.columns):
-            column[at * width : (at + 1) * width] = signature[band * width : (band + 1) * width]
-
-    def sharing(self, memory: Memory) -> set[int]:
-        """The positions of the memories sharing a band (not an empty one) with ``memory``."""
-        from memlint.similarity import EMPTY_BAND
-
-        signature, width = memory.fingerprint[1], self.width
-        found: set[int] = set()
-        for band, column in enumerate(self.columns):
-            value = signature[band * width : (band + 1) * width]
-            if value == EMPTY_BAND:
-                continue
-            at = column.find(value)
-            while at != -1:
-                if at % width == 0:
-                    found.add(at // width)
-                at = column.find(value, at + 1)
-        return found
 
 
 SWEEP_SECONDS = 2.0  # how old a sweep of every file may be before a lint sweeps again
@@ -671,7 +558,7 @@ def _reloaded(store: Store, texts: dict[str, str], settings: Settings, ties: Tie
 
 def _same_tables(old: Memory, new: Memory) -> bool:
     """Whether the store's name tables and profile hold with ``new`` in place of ``old``."""
-    same = _index_facts(old) == _index_facts(new) and old.stem == new.stem
+    same = index_facts(old) == index_facts(new) and old.stem == new.stem
     return same and old.has_frontmatter == new.has_frontmatter and _same_signals_of(old, new)
 
 
@@ -707,11 +594,6 @@ def _forget_tables(store: Store, names) -> None:
 
 def _profile(store: Store) -> tuple[str, str, str]:
     return store.profile, store.profile_reason, store.profile_guess
-
-
-def _index_facts(memory: Memory) -> tuple:
-    """What the index rules read of a memory."""
-    return (memory.name, memory.description, memory.memory_type, memory.is_document)
 
 
 def edited_store(store: Store, texts: dict[str, str], settings: Settings) -> Store | None:
@@ -770,13 +652,6 @@ def memory_at(store: Store, path: str) -> Memory | None:
     return next((m for m in store.memories if m.file.path == path), None)
 
 
-def _keys(memory: Memory) -> set[str]:
-    keys = {fold(memory.stem)}
-    if memory.name:
-        keys.add(fold(memory.name.strip()))
-    return keys
-
-
 def _link_targets(memory: Memory) -> set[str]:
     """Known without parsing the memory (its summary holds them)."""
     targets = {fold(target) for target in memory.link_targets}
@@ -808,11 +683,11 @@ def involved(store: Store, path: str, near_duplicates: bool = False) -> set[str]
         signatures = [other.fingerprint[1] for other in store.memories]
         mine = store.memories.index(memory)
         found.update(store.memories[i].file.path for i in band_partners(signatures, mine))
-    keys, targets = _keys(memory), _link_targets(memory)
+    keys, targets = memory_keys(memory), _link_targets(memory)
     for other in store.memories:
         if other is memory:
             continue
-        theirs = _keys(other)
+        theirs = memory_keys(other)
         if keys & theirs or keys & _link_targets(other) or targets & theirs:
             found.add(other.file.path)
     return found

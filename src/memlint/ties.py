@@ -1,0 +1,175 @@
+"""Which files an edit of some memories can change the findings of: the ties the
+cross-file rules make between memories (shared names and stems, links, supersession,
+near-duplicate buckets, the index's reading of a memory). The language server re-lints
+only the files tied to an edited buffer; ``engine`` re-runs the rules only on the files
+tied to the memories changed since the last whole-store result it saved."""
+
+from __future__ import annotations
+
+import os
+
+from memlint.discovery import INDEX_NAME
+from memlint.store import Memory, Store, fold
+
+NEAR_DUPLICATE = "DU001"  # the rule whose pairs an edit changes through fingerprints
+
+
+def near_duplicate_minimum(rules, settings) -> int | None:
+    """DU001's ``min-shingles`` when it is among ``rules`` (``engine.Rule``), else ``None``."""
+    for rule in rules:
+        if rule.code == NEAR_DUPLICATE:
+            options = {**rule.meta.defaults(), **settings.options_for(NEAR_DUPLICATE)}
+            return int(options["min-shingles"])
+    return None
+
+
+class Ties:
+    """How the memories of a kept store are tied to each other by the cross-file rules,
+    by path, kept current as memories are edited: the folded names and stems each one
+    goes by, the folded targets it links or supersedes into, and (when DU001 runs, with
+    ``min_shingles`` its option) the LSH bands of its fingerprint, one column per band
+    in store order. An edit re-lints the files tied to the edited memory before or
+    after it (:meth:`scope`) instead of the whole store."""
+
+    def __init__(self, store: Store, min_shingles: int | None) -> None:
+        self.keys: dict[str, set[str]] = {}  # folded name or stem -> paths
+        self.targets: dict[str, set[str]] = {}  # folded link target -> linking paths
+        self.successors: dict[str, int] = {}  # folded supersession target -> count
+        self.index = os.path.join(store.root, INDEX_NAME)
+        self.paths = [memory.file.path for memory in store.memories]
+        self.position = {path: at for at, path in enumerate(self.paths)}
+        self.bands = None if min_shingles is None else BandColumns(store.memories, min_shingles)
+        for memory in store.memories:
+            self._add(memory)
+
+    def memory_at(self, store: Store, path: str) -> Memory | None:
+        """The memory at ``path`` (the store keeps its memories' order across edits)."""
+        at = self.position.get(path)
+        memory = store.memories[at] if at is not None else None
+        return memory if memory is not None and memory.file.path == path else None
+
+    def _entries(self, memory: Memory):
+        keys = memory_keys(memory)
+        targets = {fold(t) for t in memory.link_targets}
+        successor = memory.successor_target
+        if successor is not None:
+            targets.add(fold(successor))
+        return keys, targets, successor
+
+    def _add(self, memory: Memory, sign: int = 1) -> None:
+        path = memory.file.path
+        keys, targets, successor = self._entries(memory)
+        for table, values in ((self.keys, keys), (self.targets, targets)):
+            for value in values:
+                paths = table.setdefault(value, set())
+                if sign > 0:
+                    paths.add(path)
+                else:
+                    paths.discard(path)
+        if successor is not None:
+            folded = fold(successor)
+            self.successors[folded] = self.successors.get(folded, 0) + sign
+
+    def scope(self, pairs: list[tuple[Memory, Memory]]) -> set[str] | None:
+        """The files whose findings an edit of each ``old`` memory to ``new`` can
+        change: the memories tied to it before or after, and the index when what its
+        rules read of the memory changed. The cross-file rules tie no note file or
+        other file to a memory, so every other file keeps its findings. The ties are
+        updated. ``None`` when that may be every file: an edited memory is on a
+        supersession chain (whose ends and cycles reach past the memories next to it)."""
+        found = self.tied(pairs)
+        return None if found is None else found[0] | found[1]
+
+    def tied(self, pairs: list[tuple[Memory, Memory]]) -> tuple[set[str], set[str]] | None:
+        """:meth:`scope` in two parts: the edited memories and the files tied to them by
+        every cross-file rule but DU001, and the edited memories and those whose DU001
+        findings they can change."""
+        scope: set[str] = set()
+        near = {old.file.path for old, _ in pairs}
+        whole = False
+        edited = {self.position[old.file.path] for old, _ in pairs}
+        for old, new in pairs:
+            scope.add(old.file.path)
+            for memory in (old, new):
+                keys, targets, successor = self._entries(memory)
+                if successor is not None or any(self.successors.get(k) for k in keys):
+                    whole = True
+                for key in keys:
+                    scope |= self.keys.get(key, set()) | self.targets.get(key, set())
+                for target in targets:
+                    scope |= self.keys.get(target, set())
+            if self.bands is not None:
+                at = self.position[old.file.path]
+                for memory in (old, new):
+                    near.update(self.paths[i] for i in self.bands.followers(at, memory, edited))
+                self.bands.put(at, new)
+            if index_facts(old) != index_facts(new):
+                scope.add(self.index)
+            self._add(old, -1)
+            self._add(new)
+        return None if whole else (scope, near)
+
+
+class BandColumns:
+    """The LSH bands of the memories' fingerprints (DU001), one column of band values
+    per band in store order; a memory with fewer than ``min_shingles`` shingles is in
+    no bucket (DU001 compares none), so its bands are empty here. The members whose
+    candidate pairs a memory can change are found with a byte search."""
+
+    def __init__(self, memories: list[Memory], min_shingles: int) -> None:
+        from memlint.similarity import BAND_BYTES
+
+        self.width = BAND_BYTES
+        self.minimum = min_shingles
+        signatures = [self._signature(memory) for memory in memories]
+        count = len(signatures[0]) // BAND_BYTES if signatures else 0
+        self.columns = [
+            bytearray(b"".join(s[band * BAND_BYTES : (band + 1) * BAND_BYTES] for s in signatures))
+            for band in range(count)
+        ]
+
+    def _signature(self, memory: Memory) -> bytes:
+        from memlint.similarity import EMPTY_VALUE, SIGNATURE_SIZE
+
+        count, signature = memory.fingerprint
+        return signature if count >= self.minimum else EMPTY_VALUE * SIGNATURE_SIZE
+
+    def put(self, at: int, memory: Memory) -> None:
+        signature, width = self._signature(memory), self.width
+        for band, column in enumerate(self.columns):
+            column[at * width : (at + 1) * width] = signature[band * width : (band + 1) * width]
+
+    def followers(self, at: int, memory: Memory, edited: set[int]) -> set[int]:
+        """The positions whose DU001 findings ``memory``, at position ``at``, can change:
+        a bucket pairs each member with the ``NEIGHBOURS`` members before it
+        (``similarity.candidate_pairs``), so in each bucket ``memory`` falls in, the
+        next ``NEIGHBOURS`` members after it, counting only members not ``edited`` (the
+        other edited memories are tied anyway, and may enter or leave the bucket)."""
+        from memlint.similarity import EMPTY_BAND, NEIGHBOURS
+
+        signature, width = self._signature(memory), self.width
+        found: set[int] = set()
+        for band, column in enumerate(self.columns):
+            value = signature[band * width : (band + 1) * width]
+            if value == EMPTY_BAND:
+                continue
+            counted = 0
+            hit = column.find(value, (at + 1) * width)
+            while hit != -1 and counted < NEIGHBOURS:
+                if hit % width == 0:
+                    found.add(hit // width)
+                    counted += hit // width not in edited
+                hit = column.find(value, hit + 1)
+        return found
+
+
+def index_facts(memory: Memory) -> tuple:
+    """What the index rules read of a memory."""
+    return (memory.name, memory.description, memory.memory_type, memory.is_document)
+
+
+def memory_keys(memory: Memory) -> set[str]:
+    keys = {fold(memory.stem)}
+    if memory.name:
+        keys.add(fold(memory.name.strip()))
+    return keys

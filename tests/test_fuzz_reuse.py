@@ -1,0 +1,184 @@
+"""Differential fuzzer for the reuse of the last whole-store result (``engine._rerun_tied``):
+a store of near-duplicate memories (large LSH buckets, so DU001's neighbour windows
+matter) goes through random edits of its memories' content (bodies, names, links,
+descriptions, supersession, types, broken frontmatter) and now and then of its index,
+settings or file set; after each step a warm-cache run of the store, and of the edited
+files named alone (as pre-commit runs), report what ``--no-cache`` reports. The reuse
+must have been taken in most steps. ``MEMLINT_FUZZ_STEPS`` and ``MEMLINT_FUZZ_SEED``
+run it longer or elsewhere."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from memlint import engine
+from memlint.cli import main
+
+STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "40"))
+SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261202"))
+COUNT = 48
+WORDS = [
+    "deploy",
+    "build",
+    "cache",
+    "token",
+    "retry",
+    "staging",
+    "proxy",
+    "billing",
+    "audit",
+    "search",
+    "queue",
+    "worker",
+]
+TEMPLATES = [
+    "The deploy of the {a} service needs the {b} flag set before the {c} step runs, "
+    "or the release stalls and the on-call engineer has to restart the {a} job by hand.",
+    "When the {a} tests fail on the {b} runner, clear the {c} folder first and run them "
+    "again; the failure is almost always a stale lock left behind by the last {a} run.",
+    "The user prefers short answers about {a} and wants every {b} change explained in "
+    "one sentence, with the {c} command to run written out in full at the end.",
+]
+
+
+def body(rng: random.Random) -> str:
+    text = rng.choice(TEMPLATES).format(
+        a=rng.choice(WORDS[:3]), b=rng.choice(WORDS[:4]), c=rng.choice(WORDS)
+    )
+    return text + "\n" if rng.random() < 0.8 else text + " " + rng.choice(WORDS) + " too.\n"
+
+
+def memory_text(rng: random.Random, name: str) -> str:
+    others = [f"m{rng.randrange(COUNT + 2)}" for _ in range(rng.randint(0, 2))]
+    links = "".join(f"See [[{other}]].\n" for other in others)
+    description = rng.choice(
+        [f"fact about {name}", "the same description", f"fact about {name}", "superseded by [[m1]]"]
+        if rng.random() < 0.05
+        else [f"fact about {name}", "the same description"]
+    )
+    kind = rng.choice(["user", "project", "feedback", "reference", "bogus"])
+    broken = "broken: [\n" if rng.random() < 0.05 else ""
+    return (
+        f"---\n{broken}name: {name}\ndescription: {description}\nmetadata:\n  type: {kind}\n"
+        f"---\n{body(rng)}{links}"
+    )
+
+
+class Store:
+    def __init__(self, root: Path, rng: random.Random) -> None:
+        self.root = root
+        self.rng = rng
+        root.mkdir(parents=True)
+        for i in range(COUNT):
+            self.write(f"m{i}.md", memory_text(rng, f"m{i}"))
+        self.write_index()
+
+    def write(self, rel: str, text: str) -> None:
+        (self.root / rel).write_text(text, encoding="utf-8")
+
+    def memories(self) -> list[str]:
+        return sorted(p.name for p in self.root.glob("*.md") if p.name != "MEMORY.md")
+
+    def write_index(self) -> None:
+        rels = [rel for rel in self.memories() if self.rng.random() < 0.9]
+        lines = [f"- [{Path(rel).stem}]({rel}) — fact about {Path(rel).stem}" for rel in rels]
+        self.write("MEMORY.md", "# Index\n\n" + "\n".join(lines) + "\n")
+
+    def edit(self, rel: str) -> str:
+        """One edit of the memory ``rel``'s content."""
+        path = self.root / rel
+        text = path.read_text(encoding="utf-8")
+        head, _, rest = text.partition("---\n")[2].partition("---\n")
+        kind = self.rng.randrange(7)
+        if kind == 0:  # another body: its fingerprint moves between buckets
+            rest = body(self.rng)
+        elif kind == 1:
+            rest += f"See [[m{self.rng.randrange(COUNT + 2)}]].\n"
+        elif kind == 2:  # another name: a duplicate, a mismatch or its own again
+            new = self.rng.choice([f"m{self.rng.randrange(COUNT)}", Path(rel).stem, "M0"])
+            head = "".join(
+                f"name: {new}\n" if line.startswith("name:") else line
+                for line in head.splitlines(keepends=True)
+            )
+        elif kind == 3:
+            return self.rewrite(rel)
+        elif kind == 4:
+            rest += "<!-- memlint: ignore[LK001] -->\n"
+        elif kind == 5:
+            rest = rest.replace(" the ", " a ", 1)
+        else:
+            rest += self.rng.choice(WORDS) + "\n"
+        path.write_text(f"---\n{head}---\n{rest}", encoding="utf-8")
+        return f"edit {kind} {rel}"
+
+    def rewrite(self, rel: str) -> str:
+        self.write(rel, memory_text(self.rng, Path(rel).stem))
+        return f"rewrite {rel}"
+
+    def step(self) -> tuple[str, list[str]]:
+        """Edit one to three memories (most steps), or change something else."""
+        rng = self.rng
+        kind = rng.random()
+        if kind < 0.04:
+            self.write_index()
+            return "index", []
+        if kind < 0.07:
+            config = self.root / ".memlint.toml"
+            if config.exists():
+                config.unlink()
+                return "config removed", []
+            config.write_text("[rules.DU001]\nmin-shingles = 20\n", encoding="utf-8")
+            return "config written", []
+        if kind < 0.09:
+            rel = f"m{COUNT + rng.randrange(3)}.md"
+            if (self.root / rel).exists():
+                (self.root / rel).unlink()
+                return f"delete {rel}", []
+            return self.rewrite(rel), [rel]
+        rels = rng.sample(self.memories(), k=rng.randint(1, 3))
+        return "; ".join(self.edit(rel) for rel in rels), rels
+
+
+def run(capsys, *args: str) -> list[dict]:
+    capsys.readouterr()
+    status = main(["check", "--output-format", "json", "--exit-zero", *args])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    return json.loads(out)
+
+
+def test_a_reused_result_is_what_no_cache_reports(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(SEED)
+    store = Store(tmp_path / "mem", rng)
+    monkeypatch.chdir(store.root)
+    reused = []
+    rerun_tied = engine._rerun_tied
+
+    def counted(*args, **kwargs):
+        found = rerun_tied(*args, **kwargs)
+        reused.append(found is not None)
+        return found
+
+    monkeypatch.setattr(engine, "_rerun_tied", counted)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    run(capsys, ".", *cache)
+    history = []
+    for step in range(STEPS):
+        done, edited = store.step()
+        history.append(done)
+        reference = run(capsys, ".", "--no-cache")
+        runs = [(".", [".", *cache], reference)]
+        if edited and rng.random() < 0.5:  # pre-commit: the edited files alone, first
+            named = [d for d in reference if d["filename"] in edited]
+            runs.insert(0, (f"named {edited}", [*edited, *cache], named))
+        for mode, args, expected in runs:
+            got = run(capsys, *args)
+            assert got == expected, f"{mode}, seed {SEED}, step {step}: {history}"
+    assert sum(reused) * 2 > STEPS, f"the last result was reused in {sum(reused)} runs"
