@@ -22,6 +22,7 @@ from memlint.cli import main
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "40"))
 SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261202"))
 COUNT = 48
+CONFIG = 'extend-select = ["IX012"]\n'  # off by default; it reads the memories' descriptions
 WORDS = [
     "deploy",
     "build",
@@ -77,6 +78,7 @@ class Store:
         for i in range(COUNT):
             self.write(f"m{i}.md", memory_text(rng, f"m{i}"))
         self.write_index()
+        self.write(".memlint.toml", CONFIG)
 
     def write(self, rel: str, text: str) -> None:
         (self.root / rel).write_text(text, encoding="utf-8")
@@ -94,7 +96,7 @@ class Store:
         path = self.root / rel
         text = path.read_text(encoding="utf-8")
         head, _, rest = text.partition("---\n")[2].partition("---\n")
-        kind = self.rng.randrange(7)
+        kind = self.rng.randrange(8)
         if kind == 0:  # another body: its fingerprint moves between buckets
             rest = body(self.rng)
         elif kind == 1:
@@ -111,6 +113,12 @@ class Store:
             rest += "<!-- memlint: ignore[LK001] -->\n"
         elif kind == 5:
             rest = rest.replace(" the ", " a ", 1)
+        elif kind == 6:  # what the index rules read of it: IX012 compares the description
+            new = self.rng.choice([f"fact about {Path(rel).stem}", "the same description", ""])
+            head = "".join(
+                f"description: {new}\n" if line.startswith("description:") else line
+                for line in head.splitlines(keepends=True)
+            )
         else:
             rest += self.rng.choice(WORDS) + "\n"
         path.write_text(f"---\n{head}---\n{rest}", encoding="utf-8")
@@ -129,11 +137,11 @@ class Store:
             return "index", []
         if kind < 0.07:
             config = self.root / ".memlint.toml"
-            if config.exists():
-                config.unlink()
-                return "config removed", []
-            config.write_text("[rules.DU001]\nmin-shingles = 20\n", encoding="utf-8")
-            return "config written", []
+            if config.read_text(encoding="utf-8") != CONFIG:
+                config.write_text(CONFIG, encoding="utf-8")
+                return "config back", []
+            config.write_text(CONFIG + "[rules.DU001]\nmin-shingles = 20\n", encoding="utf-8")
+            return "config changed", []
         if kind < 0.09:
             rel = f"m{COUNT + rng.randrange(3)}.md"
             if (self.root / rel).exists():

@@ -24,7 +24,7 @@ from memlint.rules.base import Crash, ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Memory, Store, Summary
 from memlint.suppression import apply_suppressions, markdown_sources
-from memlint.ties import NEAR_DUPLICATE, Ties, near_duplicate_minimum
+from memlint.ties import NEAR_DUPLICATE, edit_ties, near_duplicate_minimum
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def _rerun_tied(
             return None
         old = Memory(new.file, new.stem, summary=Summary(*summary), fingerprint=fingerprint)
         pairs.append((old, new))
-    tied = Ties(store, min_shingles).tied(pairs)
+    tied = edit_ties(store, pairs, min_shingles)
     if tied is None:
         return None
     scope, near = tied

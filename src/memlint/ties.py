@@ -7,6 +7,7 @@ tied to the memories changed since the last whole-store result it saved."""
 from __future__ import annotations
 
 import os
+from operator import itemgetter
 
 from memlint.discovery import INDEX_NAME
 from memlint.store import Memory, Store, fold
@@ -49,12 +50,7 @@ class Ties:
         return memory if memory is not None and memory.file.path == path else None
 
     def _entries(self, memory: Memory):
-        keys = memory_keys(memory)
-        targets = {fold(t) for t in memory.link_targets}
-        successor = memory.successor_target
-        if successor is not None:
-            targets.add(fold(successor))
-        return keys, targets, successor
+        return entries(memory)
 
     def _add(self, memory: Memory, sign: int = 1) -> None:
         path = memory.file.path
@@ -124,8 +120,8 @@ class BandColumns:
         signatures = [self._signature(memory) for memory in memories]
         count = len(signatures[0]) // BAND_BYTES if signatures else 0
         self.columns = [
-            bytearray(b"".join(s[band * BAND_BYTES : (band + 1) * BAND_BYTES] for s in signatures))
-            for band in range(count)
+            bytearray(b"".join(map(itemgetter(slice(at, at + BAND_BYTES)), signatures)))
+            for at in range(0, count * BAND_BYTES, BAND_BYTES)
         ]
 
     def _signature(self, memory: Memory) -> bytes:
@@ -166,6 +162,65 @@ class BandColumns:
 def index_facts(memory: Memory) -> tuple:
     """What the index rules read of a memory."""
     return (memory.name, memory.description, memory.memory_type, memory.is_document)
+
+
+def edit_ties(
+    store: Store, pairs: list[tuple[Memory, Memory]], min_shingles: int | None
+) -> tuple[set[str], set[str]] | None:
+    """:meth:`Ties.tied` for ``store`` holding the ``new`` memories already, in one pass
+    over its memories and no tables kept (``engine`` asks once per run)."""
+    keys: set[str] = set()
+    targets: set[str] = set()
+    scope: set[str] = set()
+    for old, new in pairs:
+        scope.add(old.file.path)
+        for memory in (old, new):
+            own, theirs, successor = entries(memory)
+            if successor is not None:
+                return None
+            keys |= own
+            targets |= theirs
+        if index_facts(old) != index_facts(new):
+            scope.add(os.path.join(store.root, INDEX_NAME))
+    named = keys | targets
+    near = {old.file.path for old, _ in pairs}
+    edited: dict[str, int] = {}  # path -> position
+    for at, memory in enumerate(store.memories):
+        path = memory.file.path
+        if path in near:
+            edited[path] = at
+        name = memory.name
+        if (
+            fold(memory.stem) in named
+            or (name and fold(name.strip()) in named)
+            or any(fold(target) in keys for target in memory.link_targets)
+        ):
+            scope.add(path)
+        description = memory.description
+        if description and "[[" in description:  # else no `superseded by [[…]]`
+            successor = memory.successor_target
+            if successor is not None and fold(successor) in keys:
+                return None  # a supersession chain reaches it
+    if min_shingles is not None:
+        bands = BandColumns(store.memories, min_shingles)
+        at_edited = set(edited.values())
+        for old, new in pairs:
+            at = edited[old.file.path]
+            for memory in (old, new):
+                followers = bands.followers(at, memory, at_edited)
+                near.update(store.memories[i].file.path for i in followers)
+    return scope, near
+
+
+def entries(memory: Memory) -> tuple[set[str], set[str], str | None]:
+    """The folded names and stems ``memory`` goes by, the folded targets it links or
+    supersedes into, and its successor's target."""
+    keys = memory_keys(memory)
+    targets = {fold(t) for t in memory.link_targets}
+    successor = memory.successor_target
+    if successor is not None:
+        targets.add(fold(successor))
+    return keys, targets, successor
 
 
 def memory_keys(memory: Memory) -> set[str]:
