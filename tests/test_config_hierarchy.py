@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from memlint.cli import main
@@ -126,3 +128,31 @@ def test_show_settings_of_a_file_names_the_settings_its_store_is_linted_with(
     monkeypatch.chdir(tmp_path)
     main(["check", "--show-settings", "mem/sub/x.md"])
     assert "Settings path: (none)" in capsys.readouterr().out
+
+
+def test_a_stores_size_cap_is_its_own_from_any_folder(tmp_path, capsys, monkeypatch):
+    """``max-file-size`` of the working folder's config does not reach a store elsewhere
+    (it has its own settings): the read cap was the working folder's while the cache was
+    keyed by the store's settings, so a warm run reported what a cold one did not."""
+    write_files(
+        tmp_path,
+        {
+            "work/.memlint.toml": "max-file-size = 10\n",
+            "store/MEMORY.md": "- [A](user_a.md) — a\n",
+            "store/user_a.md": memory("user_a") + "[[ghost]]\n",
+            "other/MEMORY.md": "- [B](user_b.md) — b\n",
+            "other/user_b.md": memory("user_b"),
+            "other/.memlint.toml": "max-file-size = 100000\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path / "store")
+    own = run(capsys, ".")[1]
+    assert "LK001" in own and "FS005" not in own
+    monkeypatch.chdir(tmp_path / "work")
+    for extra in ([], ["--no-cache"], []):
+        code, out, _ = run(capsys, "../store", *extra)
+        assert out.replace(f"{tmp_path / 'store'}/", "") == own, extra
+    text = (tmp_path / "other" / "user_b.md").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
+    code, out, _ = run(capsys, "-", "--stdin-filename", "../other/user_b.md", "--no-cache")
+    assert (code, out) == (0, "All checks passed (1 store).\n")

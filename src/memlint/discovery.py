@@ -134,6 +134,7 @@ class Discovery:
         self._strong: dict[str, Root | None] = {}
         self._weak: dict[str, str | None] = {}
         self._tops = GitIgnore()  # for the work tree's top only
+        self._caps: dict[str, int] = {}  # store root -> its size cap, when not the run's
 
     def add_override(self, raw: str, data: bytes) -> None:
         """Lint ``data`` as the content of file ``raw`` (stdin), on disk or not."""
@@ -424,6 +425,7 @@ class Discovery:
         settings = self.settings_for(plan.root) if self.settings_for else self.settings
         if settings is not self.settings:
             store.settings = settings
+            self._caps[plan.root] = settings.max_file_size  # the store's, not the cwd's
             excluded = _Excludes(set(settings.exclude) | set(settings.extend_exclude))
         else:
             excluded = self.pruner.excludes
@@ -646,17 +648,21 @@ class Discovery:
         digest = cache.digest(source) if cache is not None else text_digest(source)
         source.release(Known(digest, DIRECTIVE_MARK in text), self._read_again)
 
+    def _cap(self, path: str, rel: str) -> int:
+        """The size cap of the file ``path`` (``rel`` in its store): its store's."""
+        return self._caps.get(path[: len(path) - len(rel) - 1], self.settings.max_file_size)
+
     def _read_again(self, source: SourceFile) -> None:
         """Read ``source`` again; bytes that changed since the first read are refused."""
         known = source.known
-        read_into(source, self.settings.max_file_size)
+        read_into(source, self._cap(source.path, source.rel))
         if source.text is not None and known is not None and text_digest(source) != known.digest:
             source.text = None
             source.problem = ReadProblem("unreadable", "changed while memlint was checking it")
         self._drop_raw(source)
 
     def _read_deferred(self, source: SourceFile) -> None:
-        read_into(source, self.settings.max_file_size)
+        read_into(source, self._cap(source.path, source.rel))
         self._drop_raw(source)
 
     def _drop_raw(self, source: SourceFile) -> None:
@@ -669,8 +675,8 @@ class Discovery:
     def _read(self, path: str, rel: str, display: str) -> SourceFile:
         data = self.overrides.get(path)
         if data is None:
-            return read_source(path, rel, display, self.settings.max_file_size)
-        return source_from_bytes(path, rel, display, data, self.settings.max_file_size)
+            return read_source(path, rel, display, self._cap(path, rel))
+        return source_from_bytes(path, rel, display, data, self._cap(path, rel))
 
 
 def text_digest(source: SourceFile) -> bytes:

@@ -56,7 +56,7 @@ def check(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return console.error(str(exc))
     try:
-        stdin = read_stdin(args, settings)
+        stdin = read_stdin(args, tree)
     except UsageError as exc:
         return console.error(str(exc))
     notices: list[str] = []
@@ -173,7 +173,12 @@ def named_paths(args: argparse.Namespace, notices: list[str]) -> tuple[list[str]
     return paths, touched
 
 
-def read_stdin(args: argparse.Namespace, settings: Settings) -> tuple[str, bytes] | None:
+def stdin_cap(args: argparse.Namespace, tree: SettingsTree) -> int:
+    """The size cap of the file ``--stdin-filename`` names: its folder's, as a read's."""
+    return tree.for_folder(os.path.dirname(os.path.abspath(args.stdin_filename))).max_file_size
+
+
+def read_stdin(args: argparse.Namespace, tree: SettingsTree) -> tuple[str, bytes] | None:
     """``(filename, bytes)`` when the path ``-`` asks to lint stdin, else ``None``."""
     from memlint.discovery import UsageError
 
@@ -186,7 +191,7 @@ def read_stdin(args: argparse.Namespace, settings: Settings) -> tuple[str, bytes
     if sys.stdin is None:
         raise UsageError("stdin is closed; nothing to read for `-`")
     try:
-        data = sys.stdin.buffer.read(settings.max_file_size + 1)
+        data = sys.stdin.buffer.read(stdin_cap(args, tree) + 1)
     except OSError as exc:
         raise UsageError(f"cannot read stdin: {exc.strerror or exc}") from None
     return args.stdin_filename, data

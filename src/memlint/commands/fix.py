@@ -53,7 +53,8 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
         new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
         sys.stdout.flush()
         sys.stdout.buffer.write(new)
-        if len(stdin[1]) > settings.max_file_size:  # read up to the cap: echo it all, unchanged
+        folder = os.path.dirname(os.path.abspath(args.stdin_filename))
+        if len(stdin[1]) > tree.for_folder(folder).max_file_size:  # read to the cap: echo all
             shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
     report_stream = sys.stderr if stdin is not None else sys.stdout
