@@ -156,3 +156,27 @@ def test_a_stores_size_cap_is_its_own_from_any_folder(tmp_path, capsys, monkeypa
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text)))
     code, out, _ = run(capsys, "-", "--stdin-filename", "../other/user_b.md", "--no-cache")
     assert (code, out) == (0, "All checks passed (1 store).\n")
+
+
+def test_a_stores_note_files_are_its_own_config_s_from_any_folder(tmp_path, capsys, monkeypatch):
+    """``notes = [...]`` of the working folder's config does not make a JSONL file of a
+    store elsewhere a note store: it did with --no-cache, while a warm run reused the
+    file's cached results as another schema's (exit 0 against exit 1)."""
+    write_files(
+        tmp_path,
+        {
+            "work/.memlint.toml": 'notes = ["../store/log.jsonl"]\n',
+            "store/MEMORY.md": "- [A](user_a.md) — a\n",
+            "store/user_a.md": memory("user_a"),
+            "store/log.jsonl": '{"event": "x"}\n',
+        },
+    )
+    monkeypatch.chdir(tmp_path / "store")
+    assert run(capsys, ".") == (0, "All checks passed (1 store).\n", "")
+    monkeypatch.chdir(tmp_path / "work")
+    for extra in ([], ["--no-cache"]):
+        assert run(capsys, "../store", *extra) == (0, "All checks passed (1 store).\n", ""), extra
+    (tmp_path / "store" / ".memlint.toml").write_text('notes = ["log.jsonl"]\n')
+    for extra in ([], ["--no-cache"]):
+        code, out, _ = run(capsys, "../store", *extra)
+        assert code == 1 and "NT005" in out, extra

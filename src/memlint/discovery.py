@@ -488,7 +488,7 @@ class Discovery:
                 if name.endswith(".jsonl"):
                     if pruner.why(path, False) is not None:
                         store.excluded.append(rel)
-                    elif self._is_notes(path):
+                    elif path in settings.notes or is_note_store(path):  # the store's own
                         store.notes.append(self._read(path, rel, display))
                     else:  # another schema: its bytes are still checked (privacy, encoding)
                         store.files.append(self._read(path, rel, display))
@@ -668,9 +668,6 @@ class Discovery:
     def _drop_raw(self, source: SourceFile) -> None:
         if not self.keep_raw and source.text is not None:
             source.raw = b""  # lint mode: the text is all that is needed from here
-
-    def _is_notes(self, path: str) -> bool:
-        return path in self.settings.notes or is_note_store(path)
 
     def _read(self, path: str, rel: str, display: str) -> SourceFile:
         data = self.overrides.get(path)
