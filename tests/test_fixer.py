@@ -12,6 +12,7 @@ from memlint.config import Settings
 from memlint.diagnostics import Edit, Fix, FixAvailability, Range, Severity
 from memlint.engine import Rule
 from memlint.fixer import MAX_ITERATIONS, fix_paths
+from memlint.records import replace
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
 from tests.helpers import write_files
 
@@ -158,8 +159,8 @@ def test_refused_fixes_leave_files_alone(tmp_path):
         into_notes = Fix.safe("edit notes", Edit(notes, 0, 1, "[", Range.file_start()))
         past_end = Fix.safe("past end", _edit(source, 0, 999, ""))
         both = Fix.safe("half notes", _edit(source, 0, 0, "ok"), into_notes.edits[0])
-        for fix in (split_char, into_notes, past_end, both):
-            yield ctx.report(source, 0, 0, fix.title, fix)
+        for fix in (split_char, into_notes, past_end, both):  # past what ctx.report offers
+            yield replace(ctx.report(source, 0, 0, fix.title), fix=fix)
 
     outcome = _fix(tmp_path, {"a.md": "é\n"}, [_rule("TS005", check)])
     assert (tmp_path / "a.md").read_bytes() == "é\n".encode()
@@ -213,6 +214,27 @@ def test_unsafe_fixes_need_the_flag(tmp_path):
     rules = [_rule("TS008", check)]
     assert _fix(tmp_path, {"a.md": "x\n"}, rules).changes == []
     assert _fix(tmp_path, {"a.md": "x\n"}, rules, unsafe=True).fixed
+
+
+def test_no_fix_is_offered_on_a_jsonl_file(tmp_path, monkeypatch, capsys):
+    """A fix that edits a JSONL file is never applied (note stores are append-only), so
+    none is offered: FS003 on a note store was shown as `[*]` fixable by `--fix` even
+    in the report of the `--fix` run that refused it."""
+    write_files(
+        tmp_path,
+        {
+            "MEMORY.md": INDEX,
+            "a.md": "---\nname: a\ndescription: d\n---\nbody\n",
+            "notes.jsonl": {"bytes": '\xef\xbb\xbf{"time": "2024-01-01T00:00:00Z", "fact": "x"}\n'},
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    for fix in ([], ["--fix"]):
+        code = main(["check", ".", "--select", "FS003", "--output-format", "concise", *fix])
+        out = capsys.readouterr().out
+        assert code == 0 and "notes.jsonl:1:1: FS003 warning" in out, out
+        assert "[*]" not in out and "fixable" not in out, out
+    assert (tmp_path / "notes.jsonl").read_bytes().startswith(b"\xef\xbb\xbf")
 
 
 # -- the command line (real rules: FS003 BOM, FS008 final newline) ---------------------------

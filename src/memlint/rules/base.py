@@ -256,6 +256,8 @@ class RuleContext(Generic[StoreT]):
         fix: Fix | None = None,
         notes: tuple[str, ...] = (),
     ) -> Diagnostic:
+        if fix is not None and any(edit.path.endswith(".jsonl") for edit in fix.edits):
+            fix = None  # JSONL files are never edited (writer.NOTES_SUFFIX): none is offered
         return Diagnostic(
             code=self.meta.code,
             message=message,
