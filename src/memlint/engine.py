@@ -98,8 +98,8 @@ def lint_store(
     stores both are spread over worker processes. A whole-store result in
     ``store.memo`` replaces them (and ``rules``: the memo names the rules that
     run every time). When only some memories changed since the last whole-store
-    result the cache saved, the rules run on the files tied to them only, and that
-    result stands for the others (``_rerun_tied``). Rules that read git always run.
+    result the cache saved, a whole-store run runs the rules on the files tied to them
+    only, and that result stands for the others (``_rerun_tied``). Rules that read git always run.
     Rules of ``Scope.SUPPRESSIONS`` run last, on the directives that suppressed nothing.
     """
     if store.memo is not None:
@@ -115,14 +115,15 @@ def lint_store(
             if rule.meta.scope is Scope.NOTES
             or (rule.meta.scope is not Scope.SUPPRESSIONS and store.profile in rule.meta.profiles)
         ]
-        reused = _rerun_tied(store, settings, active, cache, jobs) if cache is not None else None
-        whole = reused is not None or store.report is None  # a partial result is no memo
+        reused = None
+        if cache is not None and store.report is None:  # a run naming files reports on few
+            reused = _rerun_tied(store, settings, active, cache, jobs)
         if reused is None:
             found = _StoreRun(store, settings, active, cache).results(jobs)
         else:
             found = reused
         again = [rule for rule in active if rule.meta.external] + last
-        if cache is not None and whole:
+        if cache is not None and store.report is None:  # a partial result is no memo
             names = [rule.name or rule_name(rule.module) for rule in again]
             cache.remember_memo(store, found, names)
     for rule in again:
