@@ -146,3 +146,27 @@ def test_an_edit_of_the_index_parses_only_the_index(tmp_path):
         assert any(d.code == "IX002" for found in second.by_path.values() for d in found)
     finally:
         linter.close()
+
+
+def test_memories_not_open_let_go_of_their_text_and_parsed_values(tmp_path):
+    """Once its one-file rules ran, a memory that no buffer holds keeps neither its
+    text nor its parsed values (the server held ~18 MiB of them at 10,000 memories):
+    both come back from the file when asked for, and a file changed on disk meanwhile
+    is refused rather than read as what was linted."""
+    store = generate_store(tmp_path / "store", 30, seed=6, defect_rate=0.2)
+    paths = sorted(p for p in store.rglob("*.md") if p.name != "MEMORY.md")
+    opened, other, changed = str(paths[0]), str(paths[1]), str(paths[2])
+    text = Path(opened).read_text(encoding="utf-8")
+    linter = StoreLinter(str(tmp_path))
+    try:
+        result = linter.lint(opened, {opened: text})
+        memories = {m.file.path: m for m in result.store.memories}
+        assert memories[opened].file.pending is None and memories[opened].loaded
+        assert memories[other].file.pending is not None and not memories[other].loaded
+        assert memories[other].file.text == Path(other).read_text(encoding="utf-8")
+        assert memories[other].frontmatter is not None and memories[other].loaded
+        Path(changed).write_text("---\nname: swapped\n---\n", encoding="utf-8")
+        assert memories[changed].file.text is None
+        assert memories[changed].file.problem is not None
+    finally:
+        linter.close()
