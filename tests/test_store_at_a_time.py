@@ -65,6 +65,27 @@ def test_one_store_at_a_time_with_a_cache(tree: Path, tmp_path: Path) -> None:
     warm = api.check([str(tree)], Settings(), caches=caches.reopened(), cwd=str(tree))
     assert cold.diagnostics == warm.diagnostics == expected.diagnostics
     assert rendered(warm, "full") == rendered(expected, "full")
+    again = api.load([str(tree)], Settings(), caches=caches.reopened(), cwd=str(tree))
+    assert [store.memo is not None for store in again] == [True, True, True, False]
+
+
+def test_a_store_cache_is_saved_and_let_go_before_the_next_store_loads(
+    tree: Path, tmp_path: Path, monkeypatch
+) -> None:
+    caches = CacheSet(str(tmp_path / "cache"), "key", b"k" * 32)
+    opened: list[tuple[str, weakref.ref]] = []
+    held_at_load: list[list[str]] = []
+    original = Discovery._load_store
+
+    def load_store(self, plan, roots):
+        held_at_load.append([root for root, ref in opened if ref() is not None])
+        opened.append((plan.root, weakref.ref(caches.for_store(plan.root))))
+        return original(self, plan, roots)
+
+    monkeypatch.setattr(Discovery, "_load_store", load_store)
+    api.check([str(tree)], Settings(), caches=caches, cwd=str(tree))
+    assert held_at_load == [[], [], []] and len(opened) == 3
+    assert not caches.stores
 
 
 def live_files(root: str) -> set[str]:

@@ -128,7 +128,8 @@ def lint(
 ) -> Report:
     """Lint each store with its own settings (a config file of its own), else
     ``settings``; rules are selected (and imported) only for stores not memoized.
-    A store is let go once linted: only the files its diagnostics are on are kept."""
+    A store (and its cache, saved) is let go once linted: only the files its
+    diagnostics are on are kept."""
     from memlint.engine import lint_store, selected_rules
 
     rules = None
@@ -153,11 +154,11 @@ def lint(
         diagnostics.extend(store_diagnostics)
         if cache is not None:
             cache.forget_missing(store)
+        if caches is not None:
+            caches.save_store(store.root)
         roots.append(store.root)
         sources.update(reported_sources([store], store_diagnostics))
-        del store  # released before the next store loads
-    if caches is not None:
-        caches.save()
+        del store, cache  # released before the next store loads
     diagnostics.sort(key=Diagnostic.sort_key)
     return Report(diagnostics, roots, sources, settings, rules, failing=failing)
 

@@ -762,6 +762,13 @@ class CacheSet:
         for cache in self.stores.values():
             cache.save()
 
+    def save_store(self, root: str) -> None:
+        """Save the cache of the store at ``root`` and let go of it (a run that lints
+        one store at a time holds one store's cache)."""
+        found = self.stores.pop(root, None)
+        if found is not None:
+            found.save()
+
 
 def _name(path: str) -> str:
     import hashlib
