@@ -8,17 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memlint.cache import (
-    HEADER_SIZE,
-    MAGIC,
-    CacheSet,
-    StoreCache,
-    _mac,
-    _secret,
-    config_key,
-    source_digest,
-    user_cache_home,
-)
+from memlint.cache import CacheSet, StoreCache, config_key, source_digest
+from memlint.cachedir import HEADER_SIZE, MAGIC, _mac, _secret, user_cache_home
 from memlint.cli import main
 from memlint.config import Settings
 from memlint.discovery import discover

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from memlint.cache import cache_directory
+from memlint.cachedir import cache_directory
 from memlint.cli import main
 from tests.helpers import write_files
 

@@ -33,7 +33,9 @@ HELPERS = {
 # The model still reaches the cache, the parser and the settings (store -> cache, parse,
 # config): what the rule layer may reach at all, through any chain of imports.
 BELOW_RULES = (
-    MODEL | HELPERS | {"memlint.cache", "memlint.config", "memlint.parallel", "memlint.parse"}
+    MODEL
+    | HELPERS
+    | {"memlint.cache", "memlint.cachedir", "memlint.config", "memlint.parallel", "memlint.parse"}
 )
 
 

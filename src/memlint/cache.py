@@ -53,6 +53,10 @@ Each store root has these files in the cache folder:
   (``engine``). Anything else (a file added, removed or renamed, the index or
   a note file changed, another profile) runs every rule again.
 
+Beside them, ``replay-<hash>`` (one per command line and working directory) holds a
+whole run's output and what it depended on (:mod:`memlint.replay`). Where the cache
+lives, its key and the sealing of its files are :mod:`memlint.cachedir`'s.
+
 Everything also depends on the cache key (memlint and Python version,
 settings, working directory). Rules that read git (``external``) are
 never cached. Writes are atomic; loading admits memlint's own value classes only,
@@ -65,13 +69,13 @@ from __future__ import annotations
 import io
 import marshal
 import os
-import stat
 import struct
 import sys
 import zlib
 from itertools import chain
 
 from memlint import __version__
+from memlint.cachedir import CacheRefused, cache_folder, folder_name, seal, unseal
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Range, Severity
 from memlint.records import NamedTuple
 from memlint.rules import is_rule_name
@@ -80,19 +84,10 @@ from memlint.suppression import DIRECTIVE_MARK
 
 FORMAT = 18  # 18: a memo holds why the profile is a guess
 SHARDS = 64
-MAGIC = b"memlint-cache\x00"
-MAC_SIZE = 32  # HMAC-SHA256
-HEADER_SIZE = len(MAGIC) + MAC_SIZE
-KEY_NAME = "key"
-KEY_SIZE = 32
 RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
 DIGEST_SIZE = 16
 RECORD_SIZE = SIGNATURE.size + DIGEST_SIZE + 1  # signature, digest, has-directive byte
-TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by memlint.\n"
-)
 
 
 class Memo(NamedTuple):
@@ -147,44 +142,18 @@ def _unpickle(stream: io.BytesIO):
     return _unpickler_class(stream).load()
 
 
-def _read_own(path: str) -> bytes | None:
-    """The bytes of the regular file ``path`` (never through a symlink), or ``None``."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return None
-    with open(handle, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
-            return None
-        return stream.read()
-
-
-def _mac(secret: bytes, body) -> bytes:
-    import hmac
-
-    return hmac.digest(secret, body, "sha256")
-
-
 def _load(path: str, key: str, secret: bytes, columns: bool = False):
     """The payload stored under ``key`` at ``path`` if this user's ``secret``
     authenticates it, else ``None`` (nothing of a forged file is unpickled);
     ``columns``: written with ``marshal`` (plain values only), not pickle."""
-    data = _read_own(path)
-    if data is None or len(data) < HEADER_SIZE or not data.startswith(MAGIC):
-        return None
-    import hmac
-
-    body = memoryview(data)[HEADER_SIZE:]
-    if not hmac.compare_digest(data[len(MAGIC) : HEADER_SIZE], _mac(secret, body)):
+    body = unseal(path, secret)
+    if body is None:
         return None
     try:
         if columns:
             stored_key, payload = marshal.loads(body)
         else:
-            stream = io.BytesIO(data)
-            stream.seek(HEADER_SIZE)
-            stored_key, payload = _unpickle(stream)
+            stored_key, payload = _unpickle(io.BytesIO(body))
     except Exception:  # written by another memlint version: start empty
         return None
     return payload if stored_key == key else None
@@ -203,26 +172,12 @@ def _loads(blob) -> object:
 def _dump(path: str, key: str, secret: bytes, payload, columns: bool = False) -> None:
     """Write atomically (temp file + rename); a failure leaves the old file intact."""
     import pickle
-    import tempfile  # only runs that change the cache pay for the import
 
-    directory = os.path.dirname(path)
     if columns:
         body = marshal.dumps((key, payload))
     else:
         body = pickle.dumps((key, payload), protocol=pickle.HIGHEST_PROTOCOL)
-    try:
-        prepare_dir(directory)
-        handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".pickle")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(MAGIC + _mac(secret, body))
-                out.write(body)
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
-    except OSError:
-        return
+    seal(path, secret, body)
 
 
 def signature(entry: os.DirEntry) -> bytes | None:
@@ -348,6 +303,8 @@ class StoreCache:
         self._digests: dict[str, bytes] = {}
         self._store_digest: bytes | None = None
         self._memo: tuple | None = None
+        # the index targets looked up outside the walk for the memo (rel, exists)
+        self.outside: tuple | None = None
         self._signatures: dict[str, bytes] | None = None  # rel -> record
         self._signatures_seen: dict[str, bytes] = {}
         self._rows: dict[str, tuple] | None = None  # rel -> (digest, summary facts, fingerprint)
@@ -391,6 +348,15 @@ class StoreCache:
         self._signatures_seen[rel] = found
         digest = found[SIGNATURE.size : SIGNATURE.size + DIGEST_SIZE]
         return tuple.__new__(Known, (digest, found[-1] == 1))
+
+    def digest_of(self, rel: str) -> bytes | None:
+        """The digest of ``rel`` as this run read it, or as the cache vouched for it."""
+        found = self._digests.get(rel)
+        if found is None:
+            record = self._signatures_seen.get(rel)
+            if record is not None:
+                found = record[SIGNATURE.size : SIGNATURE.size + DIGEST_SIZE]
+        return found
 
     def remember_read(self, source: SourceFile, sig: bytes | None, started_ns: int) -> None:
         """Record ``source``, just read, under ``sig`` unless its mtime is too recent
@@ -554,6 +520,7 @@ class StoreCache:
             return None
         if any(store.exists_inside(rel) != exists for rel, exists in outside):
             return None  # a target outside the walk came or went
+        self.outside = outside
         if not (type(memo.profile) is str and type(memo.reason) is str and type(memo.guess) is str):
             return None
         if not (type(memo.again) is tuple and all(map(is_rule_name, memo.again))):
@@ -613,7 +580,7 @@ class StoreCache:
         the rules that run every time (``again``) for this store's inputs, with the
         index targets looked up on disk outside its walk (``Store.outside_walk``)."""
         if self._store_digest is not None:
-            outside = tuple(store.outside_walk())
+            outside = self.outside = tuple(store.outside_walk())
             self._memo = (
                 self._store_digest,
                 store.profile,
@@ -752,7 +719,7 @@ class CacheSet:
         settings are not the run's (a config file of its own)."""
         found = self.stores.get(root)
         if found is None:
-            name = _name(os.path.realpath(root))
+            name = folder_name(os.path.realpath(root))
             path = os.path.join(self.directory, f"store-{name}.pickle")
             found = StoreCache(path, key or self.key, self.secret, self.keep_facts)
             self.stores[root] = found
@@ -770,177 +737,18 @@ class CacheSet:
             found.save()
 
 
-def _name(path: str) -> str:
-    import hashlib
-
-    return hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-
-
-def cache_directory(requested: str | None, cwd: str) -> str:
-    """Where the result cache of a run in ``cwd`` lives: ``requested`` (``--cache-dir``),
-    else this project's folder (by its real path) in the user's cache."""
-    return os.path.abspath(requested) if requested else project_cache_dir(cwd)
-
-
-def remove_cache(directory: str) -> bool:
-    """Delete the cache ``directory``; ``False`` when there is none. Refuses (``OSError``)
-    a symlink or a directory without memlint's ``CACHEDIR.TAG``: memlint deletes only
-    what it created."""
-    if not os.path.lexists(directory):
-        return False
-    if os.path.islink(directory) or not os.path.isdir(directory):
-        raise OSError(f"{directory}: not a directory memlint created; not removed")
-    tag = _read_own(os.path.join(directory, "CACHEDIR.TAG"))  # never a FIFO or a link
-    if tag is None or not tag.startswith(TAG.encode()):
-        raise OSError(f"{directory}: has no memlint CACHEDIR.TAG; not removed")
-    import shutil
-
-    shutil.rmtree(directory)
-    return True
-
-
-def prepare_dir(directory: str) -> None:
-    """Create the cache directory with ``CACHEDIR.TAG`` and a ``.gitignore`` of ``*``."""
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    for name, content in (("CACHEDIR.TAG", TAG), (".gitignore", "*\n")):
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        try:
-            handle = os.open(os.path.join(directory, name), flags, 0o600)
-        except FileExistsError:
-            continue
-        with open(handle, "w", encoding="utf-8") as out:
-            out.write(content)
-
-
-class CacheRefused(Exception):
-    """Why the run goes on without the cache (a folder or key someone else controls)."""
-
-
-def user_cache_home() -> str:
-    """memlint's folder in the user's cache directory."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        if os.name == "nt":
-            base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
-        else:
-            base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "memlint")
-
-
-def project_cache_dir(cwd: str) -> str:
-    """The default cache folder of runs from ``cwd``: one per project, by real path."""
-    return os.path.join(user_cache_home(), "projects", _name(os.path.realpath(cwd)))
-
-
-def _is_own(st: os.stat_result) -> bool:
-    return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
-
-
-def _own_folder(path: str, create: bool) -> bool:
-    """Whether the folder ``path`` exists (created if ``create``); refused when it is
-    a symlink, not a folder, or another user's."""
-    if create:
-        try:
-            os.makedirs(path, mode=0o700, exist_ok=True)
-        except OSError as exc:
-            raise CacheRefused(f"cannot create the cache folder {path} ({exc.strerror})") from None
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(st.st_mode):
-        raise CacheRefused(f"the cache folder {path} is a symlink or not a folder")
-    if not _is_own(st):
-        raise CacheRefused(f"the cache folder {path} belongs to another user")
-    return True
-
-
-def _no_symlink_in_work_tree(directory: str, cwd: str) -> None:
-    """Refuse a cache folder under ``cwd`` reached through a symlink (a committed
-    ``cache -> ~/somewhere`` would make memlint create folders and write there)."""
-    rel = os.path.relpath(directory, cwd)
-    if rel == os.curdir or rel.startswith(os.pardir):
-        return
-    path = cwd
-    for part in rel.split(os.sep):
-        path = os.path.join(path, part)
-        if os.path.islink(path):
-            raise CacheRefused(f"the cache folder {directory} is reached through a symlink")
-
-
-def _check_cache_folder(path: str) -> None:
-    """Refuse the folder ``path`` unless it is empty or tagged as a cache
-    (``CACHEDIR.TAG``): in a folder holding other files (a store, the checkout) a
-    ``.gitignore`` of ``*`` would make memlint pass over what it holds."""
-    try:
-        with os.scandir(path) as entries:
-            names = {entry.name: entry for entry in entries}
-    except OSError as exc:
-        raise CacheRefused(f"cannot list the cache folder {path} ({exc.strerror})") from None
-    tag = names.get("CACHEDIR.TAG")
-    if names and not (tag is not None and tag.is_file(follow_symlinks=False)):
-        raise CacheRefused(f"the cache folder {path} holds files memlint did not write")
-
-
-def _read_secret(path: str) -> bytes | None:
-    """The key at ``path``, ``None`` if there is none; refused unless it is this
-    user's regular file, readable by no one else."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        return None
-    except OSError:
-        raise CacheRefused(f"the cache key {path} cannot be read or is a symlink") from None
-    with open(handle, "rb") as stream:
-        st = os.fstat(handle)
-        private = os.name == "nt" or not st.st_mode & 0o077
-        if not (stat.S_ISREG(st.st_mode) and _is_own(st) and private):
-            raise CacheRefused(f"the cache key {path} is not a private file of this user")
-        secret = stream.read(KEY_SIZE + 1)
-    if len(secret) != KEY_SIZE:
-        raise CacheRefused(f"the cache key {path} is damaged (delete it to start afresh)")
-    return secret
-
-
-def _secret(home: str, create: bool) -> bytes | None:
-    """This user's cache key, created (0600, atomically) on first use if ``create``."""
-    import secrets
-    import tempfile
-
-    path = os.path.join(home, KEY_NAME)
-    found = _read_secret(path)
-    if found is not None or not create:
-        return found
-    handle, temp = tempfile.mkstemp(dir=home, prefix=".key-")  # created 0600
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(secrets.token_bytes(KEY_SIZE))
-        os.link(temp, path)  # fails if another run created the key first
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise CacheRefused(f"cannot create the cache key {path} ({exc.strerror})") from None
-    finally:
-        os.unlink(temp)
-    return _read_secret(path)
-
-
 def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) -> CacheSet | None:
     """The run's result cache, in ``cache_dir`` or this project's folder of the user's
     cache; ``None`` when there is none yet (``create`` false) or it is refused (with
     a warning on stderr: the run goes on without it)."""
-    home = user_cache_home()
-    directory = cache_directory(cache_dir, cwd)
     try:
-        _no_symlink_in_work_tree(directory, os.path.abspath(cwd))
-        secret = _secret(home, create) if _own_folder(home, create) else None
-        if secret is None or not _own_folder(directory, create):
-            return None
-        _check_cache_folder(directory)
+        found = cache_folder(cache_dir, cwd, create)
     except CacheRefused as exc:
         from memlint.textutil import escape
 
         print(f"memlint: warning: {escape(str(exc))}; running without the cache", file=sys.stderr)
         return None
+    if found is None:
+        return None
+    directory, secret = found
     return CacheSet(directory, config_key(settings, cwd), secret)

@@ -825,13 +825,21 @@ def _scandir(directory: str) -> list[os.DirEntry]:
     return _listing(directory) or []
 
 
+# folder -> its entries as last listed, kept while a run is recorded (``replay``: the
+# record is built from what the run saw, and the ``lstat`` each entry already made)
+listed: dict[str, list[os.DirEntry]] | None = None
+
+
 def _listing(directory: str) -> list[os.DirEntry] | None:
     """The entries of ``directory``, or ``None`` when it cannot be listed."""
     try:
         with os.scandir(directory) as iterator:
-            return list(iterator)
+            entries = list(iterator)
     except OSError:
         return None
+    if listed is not None:
+        listed[directory] = entries
+    return entries
 
 
 GLOB_CHARS = frozenset("*?[")
@@ -966,7 +974,7 @@ class GitIgnore:
                 for spec in (
                     _ignore_spec(os.path.join(top, ".gitignore")),
                     _ignore_spec(os.path.join(top, ".git", "info", "exclude")),
-                    _ignore_spec(_global_excludes()),
+                    _ignore_spec(global_excludes()),
                 )
                 if spec is not None
             ]
@@ -1011,7 +1019,7 @@ def _runs_near_duplicates(settings: Settings) -> bool:
     )
 
 
-def _global_excludes() -> str | None:
+def global_excludes() -> str | None:
     """The user's global ignore file: ``core.excludesFile`` of the user's own git config
     (``$XDG_CONFIG_HOME/git/config``, then ``~/.gitconfig``, which wins, as git reads them),
     else ``$XDG_CONFIG_HOME/git/ignore``. No repository config is read and git is not run;

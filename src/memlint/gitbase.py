@@ -25,6 +25,7 @@ import os
 from memlint.records import NamedTuple
 
 GIT_TIMEOUT = 20
+consulted = False  # whether this process looked for a repository (``replay`` records no such run)
 STAGED = ":0:"
 NOT_A_REPOSITORY = "not in a git repository"
 
@@ -133,6 +134,8 @@ def _looks_like_git_dir(folder: str) -> bool:
 def _work_tree_top(folder: str) -> str:
     """The nearest folder at or above ``folder`` holding ``.git``, walking as git would;
     a folder on the way that looks like a git directory is refused."""
+    global consulted
+    consulted = True
     ceilings = {
         os.path.realpath(path)
         for path in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep)

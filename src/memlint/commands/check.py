@@ -9,6 +9,7 @@ from memlint import api, console
 from memlint.config import ConfigError, Overrides, resolve_settings, validate_selectors
 from memlint.console import EXIT_ERROR, EXIT_OK
 from memlint.diagnostics import Severity
+from memlint.replay import recording
 from memlint.textutil import escape
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -35,10 +36,14 @@ def settings_of(args: argparse.Namespace) -> SettingsTree:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return check(args)
-    except console.OutputError as exc:
-        return console.error(str(exc))
+    with recording(args) as record:
+        try:
+            status = check(args)
+        except console.OutputError as exc:
+            return console.error(str(exc))
+        if record is not None:
+            record.finish(status)
+        return status
 
 
 def check(args: argparse.Namespace) -> int:
@@ -109,6 +114,8 @@ def check(args: argparse.Namespace) -> int:
         console.say("no memory store found (a folder with MEMORY.md)")
         for notice in notices:
             console.say(escape(notice))
+    if recording.current is not None:
+        recording.current.seen(report.roots, caches)
     return console.exit_status(report, args.exit_zero)
 
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memlint.cache import cache_directory, remove_cache
+    from memlint.cachedir import cache_directory, remove_cache
 
     directory = cache_directory(args.cache_dir, os.getcwd())
     try:
