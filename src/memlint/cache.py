@@ -709,6 +709,8 @@ class CacheSet:
         self.key = key
         self.secret = secret
         self.stores: dict[str, StoreCache] = {}
+        # the caches saved and let go, kept while a run is recorded (``replay``)
+        self.released: dict[str, StoreCache] | None = None
 
     def reopened(self) -> CacheSet:
         """The same cache for a new run (what this one read or remembered is dropped)."""
@@ -735,6 +737,8 @@ class CacheSet:
         found = self.stores.pop(root, None)
         if found is not None:
             found.save()
+            if self.released is not None:
+                self.released[root] = found
 
 
 def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) -> CacheSet | None:

@@ -603,7 +603,7 @@ class Recording:
         when a store's result is not its whole memo)."""
         found = []
         for root in self.roots or ():
-            outside = self.caches.for_store(root).outside
+            outside = _store_cache(self.caches, root).outside
             if outside is None:
                 return None
             for rel, _ in outside:
@@ -645,10 +645,16 @@ class _Digests:
         for root in self.roots:
             if path.startswith(root + os.sep):
                 rel = path[len(root) + 1 :].replace(os.sep, "/")
-                found = self.caches.for_store(root).digest_of(rel)
+                found = _store_cache(self.caches, root).digest_of(rel)
                 if found is not None:
                     return found
         return None
+
+
+def _store_cache(caches, root: str):
+    """The cache of the store at ``root`` this run used (saved and let go, or not)."""
+    released = caches.released or {}
+    return released[root] if root in released else caches.for_store(root)
 
 
 def _outermost(folders: set[str]) -> list[str]:

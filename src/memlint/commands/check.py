@@ -78,6 +78,8 @@ def check(args: argparse.Namespace) -> int:
         args.paths = [*paths, *(["-"] if stdin else [])]  # with the auto memory folder
         return fix.run(args, tree, stdin)
     caches = result_caches(args, settings)
+    if caches is not None and recording.current is not None:
+        caches.released = {}  # what the record needs of each store's cache
     try:
         if (args.staged or args.auto_memory) and not (paths or touched or stdin):
             report = sys.stdout if args.show_files else (None if args.quiet else sys.stderr)
