@@ -83,6 +83,7 @@ def test_answers_for_open_lists(backend, content: str) -> None:
         "a: [b\t\n",
         "a: 'b\nc: [d\n",  # an earlier line not plain
         "a: [b\n  \n",  # blanks after it
+        "a: [b?\n",  # pure PyYAML ends the scalar at the ?
     ],
 )
 def test_leaves_other_blocks_to_yaml(backend, content: str) -> None:
@@ -104,6 +105,7 @@ def test_leaves_other_blocks_to_yaml(backend, content: str) -> None:
     tail=st.sampled_from(["", "\n", "\n\n"]),
 )
 @example(prefix=[], key="broken", gap=" ", items="unclosed, list", tail="\n")
+@example(prefix=[], key="broken", gap=" ", items="a?", tail="")
 def test_agrees_with_yaml_whenever_it_answers(prefix, key, gap, items, tail) -> None:
     content = f"{''.join(prefix)}{key}:{gap}[{items}{tail}"
     for pure in (False, True):

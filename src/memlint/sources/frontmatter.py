@@ -434,7 +434,8 @@ def unclosed_flow_list(content: str, base: int) -> FrontmatterProblem | None:
     if colon == -1 or not _is_key(key) or gap != " " or not value.startswith("["):
         return None
     inner = value[1:]
-    if _FLOW_TRAPS.search(inner) or not all(map(_open_flow_item, inner.split(","))):
+    # (pure PyYAML also ends a plain scalar at ``?`` inside a flow list; libyaml does not)
+    if _FLOW_TRAPS.search(inner) or "?" in inner or not all(map(_open_flow_item, inner.split(","))):
         return None
     if cut and fast_fields(body[:cut], base) is None:
         return None
