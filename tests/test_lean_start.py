@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -139,6 +140,31 @@ def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
     assert not imported & {"shutil", "memlint.hook_install"}
     assert not imported & {"argparse", "gettext", "locale"}  # plain arguments: no parser
     assert not imported & {"hashlib", "hmac", "pickle"}  # --no-cache: no cache opened
+    assert not imported & {"importlib", "warnings"}  # rule and output modules found directly
+
+
+def test_a_rule_module_edited_after_its_bytecode_was_cached_loads_as_edited(tmp_path) -> None:
+    """Rule modules are loaded from the file the registry names, through Python's own
+    bytecode check: an edit made after the bytecode was cached is what runs."""
+    package = tmp_path / "memlint"
+    shutil.copytree(Path(memlint.__file__).resolve().parent, package)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    rule = package / "rules" / "fs" / "fs003_utf8_bom.py"
+    rule.write_text(rule.read_text().replace('"File starts with', '"Edited: file starts with'))
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from memlint.rules import load_rule\n"
+        "module = load_rule('fs.fs003_utf8_bom')\n"
+        "print(module.META.summary, module.__file__, module.__spec__.origin == module.__file__)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run(
+        [sys.executable, "-B", "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert result.stdout.split("\n")[0] == (
+        f"Edited: file starts with a UTF-8 byte order mark {rule} True"
+    )
 
 
 def test_a_pyproject_memlint_table_spelled_with_escapes_is_still_found(tmp_path) -> None:

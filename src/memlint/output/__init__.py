@@ -8,7 +8,7 @@ that is shown is masked; ``--fix`` applies the diagnostics it was given, unmaske
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from memlint.diagnostics import Diagnostic, Fix
 from memlint.privacy import mask_text
@@ -30,7 +30,8 @@ RENDERERS = {
 def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
     """``diagnostics`` in ``output_format`` (only that renderer's module is imported)."""
     module, function = RENDERERS[output_format]
-    renderer = getattr(importlib.import_module(f"memlint.output.{module}"), function)
+    name = f"memlint.output.{module}"
+    renderer = getattr(sys.modules.get(name) or __import__(name, fromlist=[function]), function)
     return renderer([masked(d) for d in diagnostics], ctx)
 
 
