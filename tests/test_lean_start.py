@@ -214,3 +214,47 @@ def test_a_pyproject_that_names_memlint_elsewhere_is_not_parsed() -> None:
     assert b"memlint" in repository.read_bytes()
     assert not may_name_memlint_tool(repository.read_bytes())
     assert may_name_memlint_tool(b"[tool]\nmemlint = {}\n")
+
+
+def test_a_check_of_a_small_generated_store_loads_no_module_it_does_not_use(tmp_path) -> None:
+    """The benchmark's 10-file store (ASCII memories, an index with dashes, notes, one
+    unclosed flow list): no C extension for Unicode tables or entropy, no YAML, no git
+    helpers; the findings are the same as with them loaded."""
+    from tests.helpers import generate_store
+
+    store = generate_store(tmp_path / "store", 10, notes=2)
+    package_parent = str(Path(memlint.__file__).resolve().parent.parent)
+    code = (
+        "import json, site, sys\n"
+        f"sys.path[:0] = [{package_parent!r}, *site.getsitepackages()]\n"
+        "before = set(sys.modules)\n"
+        "{preload}"
+        "from memlint.cli import main\n"
+        f"main(['check', {str(store)!r}, '--no-cache', '--output-format', 'full', '-q'])\n"
+        "sys.stderr.write(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    unused = {"math", "unicodedata", "yaml", "memlint.gitbase"}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-S", "-c", code.format(preload=preload)],
+            capture_output=True,
+            text=True,
+        )
+        for preload in ("", f"import {', '.join(sorted(unused))}\n")
+    ]
+    imported = set(json.loads(runs[0].stderr.strip().splitlines()[-1]))
+    assert "memlint.rules.nt.nt015_duplicate_note" in imported
+    assert not imported & unused
+    assert runs[1].stdout == runs[0].stdout and "FM003" in runs[0].stdout
+
+
+def test_the_text_renderers_narrow_ranges_are_one_column_each() -> None:
+    import unicodedata
+
+    from memlint.output.text import NARROW
+
+    for low, high in NARROW:
+        for point in range(ord(low), ord(high) + 1):
+            ch = chr(point)
+            assert not unicodedata.combining(ch), hex(point)
+            assert unicodedata.east_asian_width(ch) not in ("W", "F"), hex(point)

@@ -30,7 +30,6 @@ The redaction marker itself is never reported: a finding overlapping it is dropp
 
 from __future__ import annotations
 
-import math
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -83,6 +82,8 @@ def entropy(value: str) -> float:
     """Shannon entropy in bits per character."""
     if not value:
         return 0.0
+    import math  # a C extension: loaded only when a candidate secret is weighed
+
     counts = Counter(value)
     total = len(value)
     return -sum(n / total * math.log2(n / total) for n in counts.values())

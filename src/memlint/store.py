@@ -6,7 +6,6 @@ import os
 import posixpath
 import re
 import stat
-import unicodedata
 from collections.abc import Callable
 from enum import Enum
 from functools import cached_property
@@ -42,6 +41,8 @@ def fold(text: str) -> str:
     large store share its strings instead of holding a copy of each."""
     if text.isascii():
         return text if text.islower() else text.lower()
+    import unicodedata  # a C extension: loaded only for text that is not ASCII
+
     return unicodedata.normalize("NFC", text).casefold()
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 from memlint.diagnostics import Applicability, Diagnostic, Severity
 from memlint.privacy import mask_text
 from memlint.textutil import escape
@@ -93,7 +91,16 @@ def display_width(text: str) -> int:
     return sum(_char_width(ch) for ch in text)
 
 
+# ASCII to spacing modifiers, and general punctuation (the dashes, quotes and bullets
+# of prose): one column each, no combining mark (a test checks them with unicodedata).
+NARROW = (("\x00", "\u02ff"), ("\u2000", "\u2064"))
+
+
 def _char_width(ch: str) -> int:
+    if ch <= "\u02ff" or "\u2000" <= ch <= "\u2064":  # NARROW
+        return 1
+    import unicodedata  # a C extension: loaded only for wider scripts
+
     if unicodedata.combining(ch):
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1

@@ -44,7 +44,6 @@ No fix: memlint cannot know whether the character was intended.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from memlint.diagnostics import Range, Severity
 from memlint.rules.base import MARKDOWN_PROFILES, RuleMeta, Scope
@@ -105,6 +104,8 @@ def hidden_runs(text: str, start: int, end: int):
 
 
 def describe(chars: str) -> str:
+    import unicodedata  # a C extension: loaded only when a hidden character is found
+
     codes = ", ".join(
         f"U+{ord(ch):04X} {unicodedata.name(ch, 'control character')}" for ch in chars[:3]
     )
@@ -114,6 +115,8 @@ def describe(chars: str) -> str:
 def _joins_emoji(text: str, pos: int) -> bool:
     if text[pos] != ZWJ or pos == 0 or pos + 1 >= len(text):
         return False
+    import unicodedata
+
     before = text[pos - 1]
     if unicodedata.category(before) == "Mn" and pos >= 2:
         before = text[pos - 2]

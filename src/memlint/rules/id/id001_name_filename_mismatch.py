@@ -64,8 +64,6 @@ or the edit would change any other value.
 
 from __future__ import annotations
 
-import unicodedata
-
 from memlint.diagnostics import Fix, FixAvailability, Severity
 from memlint.rules.base import LINKED, RuleMeta, Scope
 from memlint.rules.lk.resolve import links_to
@@ -93,15 +91,20 @@ META = RuleMeta(
 )
 
 
+def _nfc(text: str) -> str:
+    if text.isascii():  # its own NFC form
+        return text
+    import unicodedata  # a C extension: loaded only for text that is not ASCII
+
+    return unicodedata.normalize("NFC", text)
+
+
 def check(ctx: RuleContext[Store], memory: Memory) -> Iterator[Diagnostic]:
     name = memory.name
     if name is None or not name.strip():
         return
-    stem = unicodedata.normalize("NFC", memory.stem)
-    if (
-        unicodedata.normalize("NFC", name.strip()) == stem
-        or unicodedata.normalize("NFC", name) == stem
-    ):
+    stem = _nfc(memory.stem)
+    if _nfc(name.strip()) == stem or _nfc(name) == stem:
         return
     frontmatter = memory.frontmatter
     if frontmatter is None:  # (a memory with a name has frontmatter)

@@ -25,8 +25,6 @@ No fix: the store is append-only.
 
 from __future__ import annotations
 
-import unicodedata
-
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES, notes, report, string_field
@@ -51,7 +49,11 @@ META = RuleMeta(
 
 
 def _key(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(".")
+    if not text.isascii():  # ASCII is its own NFKC form
+        import unicodedata  # a C extension: loaded only for text that is not ASCII
+
+        text = unicodedata.normalize("NFKC", text)
+    return " ".join(text.casefold().split()).rstrip(".")
 
 
 def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnostic]:

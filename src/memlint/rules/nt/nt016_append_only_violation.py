@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import sys
 
-from memlint import gitbase
 from memlint.diagnostics import Position, Range, Severity
 from memlint.privacy import mask_text
 from memlint.rules.base import RuleMeta, Scope
@@ -100,6 +99,8 @@ def check(ctx: RuleContext[Store], source: SourceFile) -> Iterator[Diagnostic]:
     staged = not rev and os.environ.get("PRE_COMMIT") == "1"
     if not rev and not staged:
         return
+    from memlint import gitbase  # only a run comparing with git reads it
+
     try:
         repo, rel = gitbase.repo_path(source.path)
         if not rev:  # staged
