@@ -409,3 +409,21 @@ def test_a_check_error_or_help_is_argparse_own_byte_for_byte(capsys) -> None:
         captured = capsys.readouterr()
         assert captured.out + captured.err == expected
         assert expected.startswith("usage: memlint")
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-cache"]])
+def test_a_removed_working_folder_is_a_clear_error_not_a_traceback(tmp_path, extra) -> None:
+    write_files(tmp_path / "store", {"MEMORY.md": "# Memory\n"})
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = (
+        "import os, sys\n"
+        f"os.chdir({str(gone)!r}); os.rmdir({str(gone)!r})\n"
+        "from memlint.cli import main\n"
+        f"sys.exit(main(['check', {str(tmp_path / 'store')!r}, *{extra!r}]))\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("memlint: error: the working folder cannot be read"), done.stderr
+    assert "Traceback" not in done.stderr

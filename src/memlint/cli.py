@@ -415,6 +415,12 @@ def main(argv: list[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:
             return EXIT_ERROR if exc.code not in (0, None) else EXIT_OK
+    try:
+        os.getcwd()  # every command resolves paths and finds its cache from the working folder
+    except OSError as exc:
+        reason = exc.strerror
+        print(f"memlint: error: the working folder cannot be read ({reason})", file=sys.stderr)
+        return EXIT_ERROR
     if args.command == "mv":
         from memlint.commands import mv
 
