@@ -50,32 +50,11 @@ class Report:
         return tuple(rule.code for rule in self.rules or selected_rules(self.settings))
 
 
-def load(
-    paths: list[str],
-    settings: Settings,
-    *,
-    settings_for: SettingsFor | None = None,
-    stdin: tuple[str, bytes] | None = None,
-    caches: CacheSet | None = None,
-    jobs: int | None = 0,
-    touched: tuple[str, ...] = (),
-    notices: list[str] | None = None,
-    cwd: str | None = None,
-) -> list[Store]:
+def load(paths: list[str], settings: Settings, **options) -> list[Store]:
     """The stores under ``paths`` (see :func:`memlint.discovery.discover`), each with
-    its own settings checked. Raises ``UsageError`` or ``ConfigError``."""
-    stores = load_each(
-        paths,
-        settings,
-        settings_for=settings_for,
-        stdin=stdin,
-        caches=caches,
-        jobs=jobs,
-        touched=touched,
-        notices=notices,
-        cwd=cwd,
-    )
-    return list(stores)
+    its own settings checked; ``options`` are :func:`load_each`'s. Raises
+    ``UsageError`` or ``ConfigError``."""
+    return list(load_each(paths, settings, **options))
 
 
 def load_each(

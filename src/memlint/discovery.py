@@ -696,20 +696,9 @@ def source_from_bytes(path: str, rel: str, display: str, data: bytes, max_size: 
     return source
 
 
-def discover(
-    paths: list[str],
-    settings: Settings,
-    cwd: str | None = None,
-    stdin: tuple[str, bytes] | None = None,
-    caches: CacheSet | None = None,
-    jobs: int | None = None,
-    keep_raw: bool = True,
-    touched: tuple[str, ...] = (),
-    notices: list[str] | None = None,
-    settings_for=None,
-    early=None,
-) -> list[Store]:
-    """Stores for ``paths`` (default ``.``), each loaded whole.
+def discover(paths: list[str], settings: Settings, *args, **options) -> list[Store]:
+    """Stores for ``paths`` (default ``.``), each loaded whole; the other arguments are
+    :func:`discover_each`'s.
 
     ``touched`` are paths a change added, edited or deleted (``--staged``): their
     stores are checked whole. ``notices`` receives what was passed over and why.
@@ -721,10 +710,7 @@ def discover(
     (and hashed for the cache): linting needs only their text. ``early`` (see
     ``Discovery``) runs the one-file rules while a pool parses a large store.
     """
-    found = discover_each(
-        paths, settings, cwd, stdin, caches, jobs, keep_raw, touched, notices, settings_for, early
-    )
-    return list(found)
+    return list(discover_each(paths, settings, *args, **options))
 
 
 def discover_each(
