@@ -36,6 +36,7 @@ BELOW_RULES = (
     MODEL
     | HELPERS
     | {"memlint.cache", "memlint.cachedir", "memlint.config", "memlint.parallel", "memlint.parse"}
+    | {"memlint.treenames"}
 )
 
 

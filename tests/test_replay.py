@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import memlint.replay
-from memlint import config
 from memlint.cachedir import HEADER_SIZE, MAGIC, _mac, _secret, user_cache_home
 from memlint.cli import OUTPUT_FORMATS, main
 from tests.helpers import generate_store
@@ -302,11 +301,6 @@ def test_no_record_when_a_file_is_named(store, capsys):
     than it saves)."""
     run(capsys, str(memories(store)[0]), "--cache-dir", "cache")
     assert not records(Path("cache"))
-
-
-def test_replay_skips_what_discovery_never_enters():
-    assert memlint.replay.SKIP_DIRS == config.SKIP_DIRS
-    assert memlint.replay.CONFIG_NAMES == config.CONFIG_NAMES
 
 
 def test_every_environment_variable_read_is_in_the_key():

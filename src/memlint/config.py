@@ -14,33 +14,15 @@ import stat
 
 from memlint.diagnostics import Severity
 from memlint.records import dataclass, field, replace
+from memlint.treenames import CONFIG_NAMES
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-CONFIG_NAMES = (".memlint.toml", "memlint.toml", "pyproject.toml")
 PROFILES = ("linked", "typed", "notes", "freeform")
 DEFAULT_EXCLUDE = ("README.md", "SCHEMA.md", "CLAUDE.md", "AGENTS.md", "CHANGELOG.md")
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".memlint_cache",
-        ".hypothesis",
-    }
-)
 
 
 # memvet's rule tables: a `.memlint.toml` made only of these is memvet's configuration.

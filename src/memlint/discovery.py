@@ -29,7 +29,7 @@ import stat
 import time
 
 from memlint.cache import DIGEST_SIZE, CacheSet, StoreCache, config_key, signature
-from memlint.config import SKIP_DIRS, Settings
+from memlint.config import Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
 from memlint.records import dataclass, field
 from memlint.selection import is_selected
@@ -44,6 +44,7 @@ from memlint.sources.document import (
 )
 from memlint.store import Skipped, Store
 from memlint.suppression import DIRECTIVE_MARK
+from memlint.treenames import INDEX_NAME, SKIP_DIRS
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 
     from pathspec import GitIgnoreSpec
 
-INDEX_NAME = "MEMORY.md"
 NEAR_DUPLICATE = "DU001"
 NOT_CHECKED = ": not checked ("  # the notice of a named file its store does not hold
 LAYOUT_NAMES = frozenset({"memory", "memories"})

@@ -39,33 +39,14 @@ import os
 import sys
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
+from memlint.treenames import CONFIG_NAMES, INDEX_NAME, SKIP_DIRS
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any
 
 FORMAT = 1
 RACY_NS = 2_000_000_000  # cache.RACY_NS: a signature younger than this is not trusted
-# config.SKIP_DIRS (a test keeps them equal): folders discovery never enters
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".memlint_cache",
-        ".hypothesis",
-    }
-)
-CONFIG_NAMES = (".memlint.toml", "memlint.toml", "pyproject.toml")  # config.CONFIG_NAMES
-INDEX_NAME = "MEMORY.md"
 RELEVANT_NAMES = frozenset({*CONFIG_NAMES, ".git", ".gitignore"})
 # what discovery and the configuration look for in the folders above a store
 ANCESTOR_NAMES = (

@@ -15,12 +15,13 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, cast
 
-from memlint.config import CONFIG_NAMES, SKIP_DIRS, Settings, find_config, load_settings
+from memlint.config import Settings, find_config, load_settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME, Discovery
 from memlint.records import dataclass, field, replace
 from memlint.store import Memory, Store, fold
 from memlint.ties import Ties, index_facts, memory_keys, near_duplicate_minimum
+from memlint.treenames import CONFIG_NAMES, SKIP_DIRS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -24,13 +24,14 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from memlint import __version__
-from memlint.config import CONFIG_NAMES, ConfigError
+from memlint.config import ConfigError
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Position, Severity, applicable
 from memlint.discovery import UsageError
 from memlint.lsp import model
 from memlint.output import masked
 from memlint.privacy import mask_text
 from memlint.textutil import escape
+from memlint.treenames import CONFIG_NAMES
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
