@@ -11,7 +11,7 @@ import random
 import pytest
 
 from memlint.similarity import BAND_BYTES, SIGNATURE_SIZE, VALUE_BYTES, candidate_pairs
-from memlint.ties import BandColumns
+from memlint.ties import BandColumns, near_followers
 
 BANDS = SIGNATURE_SIZE * VALUE_BYTES // BAND_BYTES
 MINIMUM = 8
@@ -59,3 +59,20 @@ def test_followers_hold_every_member_whose_pairs_an_edit_changes(columns_after: 
             if not columns_after:
                 bands.put(at, after[at])
         assert changed <= tied, (changed - tied, edited)
+
+
+def test_near_followers_finds_what_the_columns_find() -> None:
+    """``near_followers`` (one pass per band, as ``engine`` asks once a run) finds the
+    members ``BandColumns.followers`` finds, over columns holding the state after the edit."""
+    rng = random.Random(11)
+    for _ in range(300):
+        before = [random_member(rng) for _ in range(rng.randint(2, 40))]
+        edited = set(rng.sample(range(len(before)), k=rng.randint(1, min(4, len(before)))))
+        after = [random_member(rng) if i in edited else m for i, m in enumerate(before)]
+        bands = BandColumns(after, MINIMUM)
+        expected: set[int] = set()
+        for at in edited:
+            expected |= bands.followers(at, before[at], edited)
+            expected |= bands.followers(at, after[at], edited)
+        edits = [(at, memory) for at in sorted(edited) for memory in (before[at], after[at])]
+        assert near_followers(after, MINIMUM, edits) == expected  # type: ignore[arg-type]

@@ -282,11 +282,13 @@ class _StoreRun:
         # JSONL files of another schema get the FILE rules and the NOTES rules of `any_jsonl`
         self.json_checks = [c for c in self.checks[Scope.NOTES] if c[0].meta.any_jsonl]
         self.other_jsonl = {s.path for s in store.files if s.path.endswith(".jsonl")}
-        memory_of = {id(memory.file): memory for memory in store.memories}
-        units = [(source, memory_of.get(id(source)), False) for source in store.files]
-        units += [(source, None, True) for source in store.notes]
         # Files not reported on (pre-commit names a few) need no one-file results.
-        self.units = [unit for unit in units if store.reports_on(unit[0].path)]
+        memory_of = {id(memory.file): memory for memory in store.reported_memories}
+        note_files = {id(source) for source in store.notes}
+        self.units = [
+            (source, memory_of.get(id(source)), id(source) in note_files)
+            for source in store.reported_files
+        ]
         self.found: list[list[Diagnostic] | None] = [None] * len(self.units)
         if cache is not None:
             for position, (source, _, _) in enumerate(self.units):
@@ -371,9 +373,8 @@ def _targets(store: Store, scope: Scope) -> Iterator[tuple[object, object]]:
     if scope is Scope.STORE:
         yield store, None
     elif scope is Scope.FILE:
-        for source in (*store.files, *store.notes):
-            if reported(source.path):
-                yield source, source
+        for source in store.reported_files:
+            yield source, source
     elif scope is Scope.MEMORY:
         for memory in store.reported_memories:
             yield memory, memory.file

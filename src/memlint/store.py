@@ -789,6 +789,15 @@ class Store:
 
         return scan_wikilinks(text, index.body_start)
 
+    @property
+    def reported_files(self) -> list[SourceFile]:
+        """The files and note files whose diagnostics are shown (all, unless a few files
+        are named), files first, each in store order."""
+        files = [*self.files, *self.notes]
+        if self.report is None:
+            return files
+        return [source for source in files if self.reports_on(source.path)]
+
     @cached_property
     def reported_memories(self) -> list[Memory]:
         """The memories whose diagnostics are shown (all, unless a few files are named)."""

@@ -160,11 +160,10 @@ def markdown_sources(store) -> list[tuple[SourceFile, int]]:
     from memlint.sources.frontmatter import parse_frontmatter
 
     found = []
-    for source in store.files:
+    # a file not reported on: its directives suppress only its own findings, not shown
+    for source in store.reported_files:
         if not source.path.endswith((".md", ".markdown")):
             continue
-        if store.report is not None and not store.reports_on(source.path):
-            continue  # its directives suppress only its own findings, which are not shown
         if source.known is not None and not source.known.has_directive:
             continue  # unchanged since a read that found none: not read again
         text = source.text

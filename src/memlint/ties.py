@@ -7,6 +7,8 @@ tied to the memories changed since the last whole-store result it saved."""
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
+from itertools import compress
 from operator import itemgetter
 
 from memlint.discovery import INDEX_NAME
@@ -202,14 +204,51 @@ def edit_ties(
             if successor is not None and fold(successor) in keys:
                 return None  # a supersession chain reaches it
     if min_shingles is not None:
-        bands = BandColumns(store.memories, min_shingles)
-        at_edited = set(edited.values())
-        for old, new in pairs:
-            at = edited[old.file.path]
-            for memory in (old, new):
-                followers = bands.followers(at, memory, at_edited)
-                near.update(store.memories[i].file.path for i in followers)
+        memories = store.memories
+        edits = [(edited[old.file.path], memory) for old, new in pairs for memory in (old, new)]
+        near.update(memories[i].file.path for i in near_followers(memories, min_shingles, edits))
     return scope, near
+
+
+def near_followers(
+    memories: list[Memory], min_shingles: int, edits: list[tuple[int, Memory]]
+) -> set[int]:
+    """What :meth:`BandColumns.followers` finds for each ``(position, memory)`` of
+    ``edits`` (every position in it counts as edited), with ``memories`` in the
+    columns, in one pass per band over the band values the edits hold (a run asks
+    once: no columns are built)."""
+    from memlint.similarity import BAND_BYTES, EMPTY_BAND, EMPTY_VALUE, NEIGHBOURS, SIGNATURE_SIZE
+
+    empty = EMPTY_VALUE * SIGNATURE_SIZE
+
+    def signature(memory: Memory) -> bytes:
+        count, value = memory.fingerprint
+        return value if count >= min_shingles else empty
+
+    signatures = list(map(signature, memories))
+    edited = {at for at, _ in edits}
+    wanted = [(at, signature(memory)) for at, memory in edits]
+    found: set[int] = set()
+    for start in range(0, len(empty), BAND_BYTES):
+        cut = slice(start, start + BAND_BYTES)
+        values = {value[cut] for _, value in wanted} - {EMPTY_BAND}
+        if not values:
+            continue
+        buckets: dict[bytes, list[int]] = {value: [] for value in values}
+        keys = list(map(itemgetter(cut), signatures))
+        for position in compress(range(len(keys)), map(values.__contains__, keys)):
+            buckets[keys[position]].append(position)
+        for at, value in wanted:
+            members = buckets.get(value[cut])
+            if members is None:
+                continue
+            counted = 0
+            for member in members[bisect_right(members, at) :]:
+                if counted >= NEIGHBOURS:
+                    break
+                found.add(member)
+                counted += member not in edited
+    return found
 
 
 def entries(memory: Memory) -> tuple[set[str], set[str], str | None]:

@@ -151,9 +151,9 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
         if HIDDEN.search(text) is not None:  # else no entry holds one
             spans = [(e.line_start, e.line_end, "index entry") for e in index.entries]
             yield from _report_spans(ctx, source, text, spans)
-    for source in (*store.files, *store.notes):
+    for source in store.reported_files:
         name = source.rel.rsplit("/", 1)[-1]
-        if not may_hide(name) or not store.reports_on(source.path):
+        if not may_hide(name):
             continue
         found = next(hidden_runs(name, 0, len(name)), None)
         if found is not None:
