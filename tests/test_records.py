@@ -73,8 +73,11 @@ def behaviour(cls: type, replace, options: dict) -> dict:
     return seen
 
 
+@pytest.mark.parametrize("compile_after", [0, 1000], ids=["compiled", "planned"])
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
-def test_a_record_behaves_as_a_dataclass(options: dict) -> None:
+def test_a_record_behaves_as_a_dataclass(options: dict, compile_after: int, monkeypatch) -> None:
+    """Whether its ``__init__`` is compiled or still made by the plan of its fields."""
+    monkeypatch.setattr(records, "COMPILE_AFTER", compile_after)
     expected = behaviour(define(dataclasses, options), dataclasses.replace, options)
     assert behaviour(define(records, options), records.replace, options) == expected
 
@@ -98,11 +101,12 @@ def test_named_tuple_is_typing_s() -> None:
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
-def test_a_record_class_compiles_its_init_when_the_first_record_is_made(
+def test_a_record_class_compiles_its_init_once_it_has_made_many_records(
     options: dict, monkeypatch
 ) -> None:
-    """A run defines some forty record classes and never makes a third of them:
-    defining one compiles nothing, the first record compiles its ``__init__`` once."""
+    """A run defines some forty record classes and makes a few records of most of them:
+    defining one compiles nothing, nor do its first ``COMPILE_AFTER`` records; the next
+    compiles its ``__init__`` once. A call the plan cannot bind fails as Python's would."""
     compiled: list[str] = []
 
     def counted_exec(source, namespace):
@@ -110,9 +114,25 @@ def test_a_record_class_compiles_its_init_when_the_first_record_is_made(
         exec(source, namespace)
 
     monkeypatch.setattr(records, "exec", counted_exec, raising=False)
+    monkeypatch.setattr(records, "COMPILE_AFTER", 3)
     made = define(records, options)
+    assert [made(n, b="y").a for n in range(3)] == [0, 1, 2]
     assert compiled == []
-    assert made(1, "y").a == made(2).a - 1
+    assert made(3, "y", [], ()).a == made(4).a - 1
     assert len(compiled) == 1
     with pytest.raises(TypeError, match=r"__init__\(\) missing 1 required positional"):
         made()
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [((), {}), ((1,), {"a": 1}), ((1,), {"z": 1}), ((1, "b", [], (), 5), {}), ((), {"e": 1})],
+)
+def test_a_call_the_plan_cannot_bind_raises_pythons_type_error(args, kwargs) -> None:
+    expected = define(dataclasses, {})
+    made = define(records, {})
+    with pytest.raises(TypeError) as theirs:
+        expected(*args, **kwargs)
+    with pytest.raises(TypeError) as ours:
+        made(*args, **kwargs)
+    assert str(ours.value).split("__init__", 1)[1] == str(theirs.value).split("__init__", 1)[1]

@@ -29,6 +29,7 @@ else:
     from collections import namedtuple
 
     _MISSING = object()
+    COMPILE_AFTER = 128  # records a class makes by ``_init``'s plan before it compiles its own
     _HAS_DEFAULT_FACTORY = object()
     _object_setattr = object.__setattr__
 
@@ -94,19 +95,62 @@ else:
         return list(fields.values())
 
     def _init(cls, fields: list[Field], frozen: bool):
-        """An ``__init__`` that compiles the class's own on the first record made, and
-        puts it in its place: a class a run never instantiates costs no ``exec`` (a
-        few dozen record classes of a run are never made). Field order is checked now."""
+        """An ``__init__`` that makes the first ``COMPILE_AFTER`` records of the class
+        by a plan of its fields, then compiles the class's own and puts it in its
+        place: a compile is ~150 µs, and most record classes of a small run make a
+        few records (31 classes compiled in a 10-file check: a tenth of its time).
+        A call the plan does not bind (a missing, unknown or repeated argument) is
+        the compiled one's, so its ``TypeError`` is Python's. Field order is checked now."""
         source, namespace = _init_source(cls, fields, frozen)
+        qualname = f"{cls.__qualname__}.__init__"
+        params = [f for f in fields if f.init]
+        positions = {f.name: at for at, f in enumerate(params)}
+        given = tuple(
+            _HAS_DEFAULT_FACTORY if f.default_factory is not _MISSING else f.default for f in params
+        )
+        required = [at for at, value in enumerate(given) if value is _MISSING]
+        steps = [
+            (f.name, positions.get(f.name), f.default_factory, f.default)
+            for f in fields
+            if f.init or f.default_factory is not _MISSING or f.default is not _MISSING
+        ]
+        store = _object_setattr if frozen else setattr
+        post_init = hasattr(cls, "__post_init__")
+        made = 0
 
-        def __init__(self, *args, **kwargs):
+        def compiled():
             exec(source, namespace)
             init = namespace["__init__"]
-            init.__qualname__ = f"{cls.__qualname__}.__init__"
+            init.__qualname__ = qualname
             cls.__init__ = init
-            init(self, *args, **kwargs)
+            return init
 
-        __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+        def __init__(self, *args, **kwargs):
+            nonlocal made
+            made += 1
+            if made > COMPILE_AFTER or len(args) > len(given):
+                return compiled()(self, *args, **kwargs)
+            values = [*args, *given[len(args) :]]
+            for key, value in kwargs.items():
+                at = positions.get(key)
+                if at is None or at < len(args):
+                    return compiled()(self, *args, **kwargs)
+                values[at] = value
+            for at in required:
+                if values[at] is _MISSING:
+                    return compiled()(self, *args, **kwargs)
+            for name, at, factory, default in steps:
+                if at is None:
+                    value = default if factory is _MISSING else factory()
+                else:
+                    value = values[at]
+                    if value is _HAS_DEFAULT_FACTORY:
+                        value = factory()
+                store(self, name, value)
+            if post_init:
+                self.__post_init__()
+
+        __init__.__qualname__ = qualname
         return __init__
 
     def _init_source(cls, fields: list[Field], frozen: bool) -> tuple[str, dict]:
