@@ -449,3 +449,30 @@ def test_a_plain_check_warns_of_a_named_file_it_does_not_check(tmp_path):
     for silent in (["--force-exclude"], ["-q"]):
         done = memlint(tmp_path, *silent, "memory/user_y.md", "memory/user_deploy.md")
         assert done.returncode == 0 and done.stderr == "", (silent, done.stderr)
+
+
+def test_a_fix_run_warns_of_a_named_file_it_does_not_check(tmp_path):
+    """``--fix``, ``--diff`` and ``--fix-only`` warn of a named file its store excludes
+    as a plain check does (ruff warns in both), leave it as it is, and stay silent with
+    ``--force-exclude`` (the memlint-fix hook) and ``-q``."""
+    git(tmp_path, "init", "-q")
+    secret = memory("user_y", "Default DB password: hunter22\n")
+    write_files(
+        tmp_path,
+        {
+            "memory/MEMORY.md": "# I\n- [Deploy](user_deploy.md) — deploy\n",
+            "memory/user_deploy.md": memory("user_deploy"),
+            "memory/user_y.md": secret,
+            ".memlint.toml": 'extend-exclude = ["memory/user_y.md"]\n',
+        },
+    )
+    warning = "memlint: warning: memory/user_y.md: not checked (excluded by `memory/user_y.md`"
+    for mode in ("--fix", "--diff", "--fix-only"):
+        done = memlint(tmp_path, mode, "memory/user_y.md")
+        assert done.returncode == 0, (mode, done.stderr)
+        assert warning in done.stderr, (mode, done.stderr)
+        assert done.stderr.count("not checked") == 1, (mode, done.stderr)
+        for silent in (["--force-exclude"], ["-q"]):
+            quiet = memlint(tmp_path, mode, *silent, "memory/user_y.md")
+            assert quiet.returncode == 0 and quiet.stderr == "", (mode, silent, quiet.stderr)
+    assert (tmp_path / "memory/user_y.md").read_text() == secret

@@ -94,6 +94,7 @@ class FixOutcome:
     initial: list[Diagnostic] = field(default_factory=list)
     convergence: list[str] = field(default_factory=list)
     stalled: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # what discovery passed over, and why
 
 
 def fix_paths(
@@ -130,6 +131,7 @@ def fix_paths(
     withheld: dict[tuple, str] = {}
     while True:
         outcome = _settle(finder, settings, rules, unsafe, frozen, withheld)
+        outcome.notices = finder.discovery.notices
         outcome.errors += [  # a file the user protected fails the run, as a failed write does
             f"{escape(finder.display(path))}: {reason}"
             for path, reason in frozen.items()

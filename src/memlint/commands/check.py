@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-    from memlint.discovery import NOT_CHECKED, UsageError
+    from memlint.discovery import UsageError
 
     args.quiet = args.quiet or args.silent
     try:
@@ -105,11 +105,7 @@ def check(args: argparse.Namespace) -> int:
         for notice in notices:
             console.say(escape(notice))
         return EXIT_ERROR
-    if not (args.quiet or args.staged or settings.force_exclude):
-        unchecked = [notice for notice in notices if NOT_CHECKED in notice]
-        for notice in unchecked:  # as ruff warns; the hooks pass --force-exclude: silence
-            console.say(f"warning: {escape(notice)}")
-        notices = [notice for notice in notices if notice not in unchecked]
+    notices = warn_unchecked(args, settings, notices)
     output = console.render_report(report, console.ReportOptions.from_args(args))
     console.emit_report(args, output)
     if not report.roots and not args.quiet:
@@ -119,6 +115,19 @@ def check(args: argparse.Namespace) -> int:
     if recording.current is not None:
         recording.current.seen(report.roots, caches)
     return console.exit_status(report, args.exit_zero)
+
+
+def warn_unchecked(args: argparse.Namespace, settings: Settings, notices: list[str]) -> list[str]:
+    """Warn on stderr of each named file its store does not check (as ruff warns, with
+    and without ``--fix``); the others notices. The hooks pass --force-exclude: silence."""
+    from memlint.discovery import NOT_CHECKED
+
+    if args.quiet or args.staged or settings.force_exclude:
+        return notices
+    unchecked = [notice for notice in notices if NOT_CHECKED in notice]
+    for notice in unchecked:
+        console.say(f"warning: {escape(notice)}")
+    return [notice for notice in notices if notice not in unchecked]
 
 
 def show_stores(args, paths, tree, stdin, caches, touched, notices) -> int:

@@ -43,6 +43,9 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
     barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
     if console.barren_paths(barren):
         return EXIT_ERROR
+    from memlint.commands.check import warn_unchecked
+
+    warn_unchecked(args, settings, outcome.notices)
     for message in [] if args.silent else outcome.warnings:
         console.say(f"warning: {message}")
     for message in outcome.errors:
