@@ -476,3 +476,24 @@ def test_a_fix_run_warns_of_a_named_file_it_does_not_check(tmp_path):
             quiet = memlint(tmp_path, mode, *silent, "memory/user_y.md")
             assert quiet.returncode == 0 and quiet.stderr == "", (mode, silent, quiet.stderr)
     assert (tmp_path / "memory/user_y.md").read_text() == secret
+
+
+def test_a_loose_note_file_follows_its_folders_config_wherever_memlint_runs(tmp_path):
+    """A JSONL file outside every store is a note store of its own folder: whether
+    ``notes = [...]`` lists it, and which rules run on it, come from the config nearest
+    to it (as a store's own settings do), not from the working directory's, so a walk
+    from the root, the file named from the root, and a run inside its folder agree."""
+    git(tmp_path, "init", "-q")
+    write_files(
+        tmp_path,
+        {
+            "logs/.memlint.toml": 'notes = ["log.jsonl"]\nignore = ["NT011"]\n',
+            "logs/log.jsonl": '{"fact": "Tea.", "extra": 1}\n{"when": "now"}\n',
+        },
+    )
+    inside = {(code, f"logs/{name}", row) for code, name, row in findings(tmp_path / "logs")}
+    assert ("NT005", "logs/log.jsonl", 2) in inside
+    assert not any(code == "NT011" for code, _, _ in inside)
+    assert findings(tmp_path) == inside
+    assert findings(tmp_path, "logs/log.jsonl") == inside
+    assert findings(tmp_path, "logs") == inside

@@ -422,7 +422,7 @@ class Discovery:
             report=plan.report,
             local_only=bool(config and config.local_only),
         )
-        settings = self.settings_for(plan.root) if self.settings_for else self.settings
+        settings = self._settings_of(plan.root)
         if settings is not self.settings:
             store.settings = settings
             self._caps[plan.root] = settings.max_file_size  # the store's, not the cwd's
@@ -586,10 +586,14 @@ class Discovery:
             return "a hidden file"
         return self.pruner.why(path, False, chain)
 
+    def _settings_of(self, folder: str) -> Settings:
+        """The settings of ``folder``: its nearest config file's, else the run's."""
+        return self.settings_for(folder) if self.settings_for else self.settings
+
     def _load_loose_notes(self) -> list[Store]:
         by_dir: dict[str, list[str]] = {}
         for path in sorted(self.loose_notes):
-            if path in self.settings.notes or is_note_store(path):
+            if path in self._settings_of(os.path.dirname(path)).notes or is_note_store(path):
                 by_dir.setdefault(os.path.dirname(path), []).append(path)
             else:
                 self.notice(
@@ -605,6 +609,10 @@ class Discovery:
                 profile="notes",
                 profile_reason="only JSONL note stores here",
             )
+            settings = self._settings_of(directory)  # its folder's, as a store's own
+            if settings is not self.settings:
+                store.settings = settings
+                self._caps[directory] = settings.max_file_size
             for path in paths:
                 rel = os.path.basename(path)
                 store.notes.append(self._read(path, rel, self.display(path)))
