@@ -158,6 +158,33 @@ def test_a_stores_size_cap_is_its_own_from_any_folder(tmp_path, capsys, monkeypa
     assert (code, out) == (0, "All checks passed (1 store).\n")
 
 
+def test_stdin_is_read_to_its_stores_cap_not_to_a_config_inside_the_store(
+    tmp_path, capsys, monkeypatch
+):
+    """A config in a folder inside a store does not set that store's settings, so stdin
+    named into that folder is read up to the store's cap: read to the inner config's
+    smaller cap, a truncated text was linted (FS008) and ``--fix -`` printed it with a
+    newline spliced into the middle of the user's text."""
+    text = memory("user_a") + "A body line that takes this file well past one hundred bytes.\n"
+    write_files(
+        tmp_path,
+        {
+            "store/MEMORY.md": "- [A](sub/user_a.md) — a\n",
+            "store/sub/user_a.md": text,
+            "store/sub/.memlint.toml": "max-file-size = 100\n",
+        },
+    )
+    assert len(text.encode()) > 101
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "store", "--no-cache") == (0, "All checks passed (1 store).\n", "")
+    stdin = ("-", "--stdin-filename", "store/sub/user_a.md", "--no-cache")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert run(capsys, *stdin) == (0, "All checks passed (1 store).\n", "")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    code, out, _ = run(capsys, "--fix", *stdin)
+    assert (code, out) == (0, text)
+
+
 def test_a_stores_note_files_are_its_own_config_s_from_any_folder(tmp_path, capsys, monkeypatch):
     """``notes = [...]`` of the working folder's config does not make a JSONL file of a
     store elsewhere a note store: it did with --no-cache, while a warm run reused the

@@ -192,8 +192,13 @@ def named_paths(args: argparse.Namespace, notices: list[str]) -> tuple[list[str]
 
 
 def stdin_cap(args: argparse.Namespace, tree: SettingsTree) -> int:
-    """The size cap of the file ``--stdin-filename`` names: its folder's, as a read's."""
-    return tree.for_folder(os.path.dirname(os.path.abspath(args.stdin_filename))).max_file_size
+    """The size cap of the file ``--stdin-filename`` names: its store's (the config
+    nearest to the store's folder, not to the file's), as discovery reads that file."""
+    from memlint.discovery import Discovery
+
+    folder = os.path.dirname(os.path.abspath(args.stdin_filename))
+    root = Discovery(tree.base, os.getcwd(), settings_for=tree.settings_for).store_of(folder)
+    return tree.for_folder(root.path if root is not None else folder).max_file_size
 
 
 def read_stdin(args: argparse.Namespace, tree: SettingsTree) -> tuple[str, bytes] | None:

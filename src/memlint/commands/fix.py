@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
     barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
     if console.barren_paths(barren):
         return EXIT_ERROR
-    from memlint.commands.check import warn_unchecked
+    from memlint.commands.check import stdin_cap, warn_unchecked
 
     warn_unchecked(args, settings, outcome.notices)
     for message in [] if args.silent else outcome.warnings:
@@ -56,8 +56,7 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
         new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
         sys.stdout.flush()
         sys.stdout.buffer.write(new)
-        folder = os.path.dirname(os.path.abspath(args.stdin_filename))
-        if len(stdin[1]) > tree.for_folder(folder).max_file_size:  # read to the cap: echo all
+        if len(stdin[1]) > stdin_cap(args, tree):  # read to the cap: echo all
             shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
     report_stream = sys.stderr if stdin is not None else sys.stdout
