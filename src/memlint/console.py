@@ -290,6 +290,19 @@ def files_text(stores, notices: list[str] | tuple[str, ...] = ()) -> str:
     return "".join(out)
 
 
+def warn_unchecked(args, settings: Settings, notices: list[str]) -> list[str]:
+    """Warn on stderr of each named file its store does not check (as ruff warns, with
+    and without ``--fix``); the other notices. The hooks pass --force-exclude: silence."""
+    from memlint.discovery import NOT_CHECKED
+
+    if args.quiet or args.staged or settings.force_exclude:
+        return notices
+    unchecked = [notice for notice in notices if NOT_CHECKED in notice]
+    for notice in unchecked:
+        say(f"warning: {escape(notice)}")
+    return [notice for notice in notices if notice not in unchecked]
+
+
 def settings_for_paths_text(tree: SettingsTree, paths: list[str]) -> str:
     """``--show-settings``: the settings of the working directory, or those that apply
     to each path given: its store's (the nearest config file of the store's root, as

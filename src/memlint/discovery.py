@@ -586,6 +586,14 @@ class Discovery:
             return "a hidden file"
         return self.pruner.why(path, False, chain)
 
+    def cap_of(self, path: str) -> int:
+        """The size cap a file at ``path`` is read under: its store's (the config nearest
+        the store's folder, not the file's), else its folder's."""
+        root = self.store_of(os.path.dirname(path))
+        return self._settings_of(
+            root.path if root is not None else os.path.dirname(path)
+        ).max_file_size
+
     def _settings_of(self, folder: str) -> Settings:
         """The settings of ``folder``: its nearest config file's, else the run's."""
         return self.settings_for(folder) if self.settings_for else self.settings

@@ -105,7 +105,7 @@ def check(args: argparse.Namespace) -> int:
         for notice in notices:
             console.say(escape(notice))
         return EXIT_ERROR
-    notices = warn_unchecked(args, settings, notices)
+    notices = console.warn_unchecked(args, settings, notices)
     output = console.render_report(report, console.ReportOptions.from_args(args))
     console.emit_report(args, output)
     if not report.roots and not args.quiet:
@@ -115,19 +115,6 @@ def check(args: argparse.Namespace) -> int:
     if recording.current is not None:
         recording.current.seen(report.roots, caches)
     return console.exit_status(report, args.exit_zero)
-
-
-def warn_unchecked(args: argparse.Namespace, settings: Settings, notices: list[str]) -> list[str]:
-    """Warn on stderr of each named file its store does not check (as ruff warns, with
-    and without ``--fix``); the others notices. The hooks pass --force-exclude: silence."""
-    from memlint.discovery import NOT_CHECKED
-
-    if args.quiet or args.staged or settings.force_exclude:
-        return notices
-    unchecked = [notice for notice in notices if NOT_CHECKED in notice]
-    for notice in unchecked:
-        console.say(f"warning: {escape(notice)}")
-    return [notice for notice in notices if notice not in unchecked]
 
 
 def show_stores(args, paths, tree, stdin, caches, touched, notices) -> int:
@@ -192,13 +179,11 @@ def named_paths(args: argparse.Namespace, notices: list[str]) -> tuple[list[str]
 
 
 def stdin_cap(args: argparse.Namespace, tree: SettingsTree) -> int:
-    """The size cap of the file ``--stdin-filename`` names: its store's (the config
-    nearest to the store's folder, not to the file's), as discovery reads that file."""
+    """The size cap of the file ``--stdin-filename`` names: its store's, as a read's."""
     from memlint.discovery import Discovery
 
-    folder = os.path.dirname(os.path.abspath(args.stdin_filename))
-    root = Discovery(tree.base, os.getcwd(), settings_for=tree.settings_for).store_of(folder)
-    return tree.for_folder(root.path if root is not None else folder).max_file_size
+    finder = Discovery(tree.base, os.getcwd(), settings_for=tree.settings_for)
+    return finder.cap_of(os.path.abspath(args.stdin_filename))
 
 
 def read_stdin(args: argparse.Namespace, tree: SettingsTree) -> tuple[str, bytes] | None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] | None) -> int:
-    from memlint.discovery import UsageError
+    from memlint.discovery import Discovery, UsageError
     from memlint.edits import diff_text
     from memlint.transaction import interrupted_text
 
@@ -43,9 +43,7 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
     barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
     if console.barren_paths(barren):
         return EXIT_ERROR
-    from memlint.commands.check import stdin_cap, warn_unchecked
-
-    warn_unchecked(args, settings, outcome.notices)
+    console.warn_unchecked(args, settings, outcome.notices)
     for message in [] if args.silent else outcome.warnings:
         console.say(f"warning: {message}")
     for message in outcome.errors:
@@ -56,7 +54,8 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
         new = next((c.new for c in outcome.changes if c.path == path), stdin[1])
         sys.stdout.flush()
         sys.stdout.buffer.write(new)
-        if len(stdin[1]) > stdin_cap(args, tree):  # read to the cap: echo all
+        finder = Discovery(settings, os.getcwd(), settings_for=tree.settings_for)
+        if len(stdin[1]) > finder.cap_of(path):  # read to the cap: echo all
             shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
     report_stream = sys.stderr if stdin is not None else sys.stdout
