@@ -320,3 +320,24 @@ def test_every_environment_variable_read_is_in_the_key():
         and name not in ("PATH", "GITHUB_STEP_SUMMARY")
     }
     assert not missing
+
+
+def test_an_edit_of_info_exclude_of_a_linked_work_tree_is_seen(store, capsys, monkeypatch):
+    """In a linked work tree (``.git`` a file naming ``…/worktrees/<name>``, whose
+    ``commondir`` names the main ``.git``) git's ``info/exclude`` is the common folder's:
+    the record covers that file, so an edit of it is not answered by a stale replay."""
+    replayed = Replayed(monkeypatch)
+    gitdir = Path("main.git", "worktrees", "store")
+    gitdir.mkdir(parents=True)
+    (gitdir / "commondir").write_text("../..\n")
+    Path("main.git", "info").mkdir()
+    exclude = Path("main.git", "info", "exclude")
+    exclude.write_text("# nothing yet\n")
+    (store / ".git").write_text(f"gitdir: {gitdir.resolve()}\n")
+    argv = ("store", "--output-format", "concise", "--cache-dir", "cache")
+    before = same_as_uncached(capsys, *argv)
+    assert run(capsys, *argv) == before and replayed.count == 1
+    exclude.write_text(memories(store)[0].name + "\n")
+    after = run(capsys, *argv)
+    assert after == run(capsys, *argv, "--no-cache") and after != before
+    assert replayed.count == 1

@@ -497,3 +497,38 @@ def test_a_loose_note_file_follows_its_folders_config_wherever_memlint_runs(tmp_
     assert findings(tmp_path) == inside
     assert findings(tmp_path, "logs/log.jsonl") == inside
     assert findings(tmp_path, "logs") == inside
+
+
+@pytest.mark.parametrize("layout", ["linked-worktree", "separate-git-dir"])
+def test_info_exclude_of_a_git_file_work_tree_is_read_where_git_reads_it(tmp_path, layout):
+    """When ``.git`` is a file (``gitdir: …``: a linked work tree, a submodule, a
+    ``--separate-git-dir``), git reads ``info/exclude`` of the common folder (the gitdir's
+    ``commondir``, else the gitdir), not ``.git/info/exclude``: memlint passes over the
+    same files ``git check-ignore`` names, git not being run."""
+    main = tmp_path / "main"
+    if layout == "linked-worktree":
+        git(tmp_path, "init", "-q", str(main))
+        git(main, "commit", "-q", "--allow-empty", "-m", "init")
+        git(main, "worktree", "add", "-q", str(tmp_path / "wt"))
+        work, common = tmp_path / "wt", main / ".git"
+    else:
+        common = tmp_path / "sep.git"
+        git(tmp_path, "init", "-q", f"--separate-git-dir={common}", str(tmp_path / "wt"))
+        work = tmp_path / "wt"
+    assert (work / ".git").is_file()
+    write_files(
+        work,
+        {
+            "memory/MEMORY.md": "# I\n- [A](user_a.md) — a\n",
+            "memory/user_a.md": memory("user_a"),
+            "memory/user_secret.md": memory("user_secret", "Default DB password: hunter22\n"),
+            "drafts/MEMORY.md": "- [Gone](gone.md) — g\n",
+        },
+    )
+    (common / "info").mkdir(exist_ok=True)
+    (common / "info" / "exclude").write_text("user_secret.md\ndrafts/\n")
+    ignored = git(work, "check-ignore", "memory/user_secret.md", "drafts/MEMORY.md").split()
+    assert ignored == ["memory/user_secret.md", "drafts/MEMORY.md"]
+    assert findings(work) == set()
+    (common / "info" / "exclude").write_text("drafts/\n")
+    assert ("IX002", "memory/user_secret.md", 1) in findings(work)

@@ -44,7 +44,7 @@ from memlint.sources.document import (
 )
 from memlint.store import Skipped, Store
 from memlint.suppression import DIRECTIVE_MARK
-from memlint.treenames import INDEX_NAME, SKIP_DIRS
+from memlint.treenames import INDEX_NAME, SKIP_DIRS, info_exclude
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -975,7 +975,7 @@ class GitIgnore:
                 (top, spec)
                 for spec in (
                     _ignore_spec(os.path.join(top, ".gitignore")),
-                    _ignore_spec(os.path.join(top, ".git", "info", "exclude")),
+                    _ignore_spec(info_exclude(top)),
                     _ignore_spec(global_excludes()),
                 )
                 if spec is not None

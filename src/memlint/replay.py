@@ -20,7 +20,7 @@ that was not printed masked) and its exit status, with what the output depends o
   a folder named has no index of its own, also their Markdown and JSONL files (a
   folder above may then hold the store). A run with an index in a folder above that is
   no store of its own is not recorded;
-- ``.git/info/exclude`` of each ``.git`` seen, the user's git config and ignore files,
+- git's ``info/exclude`` of each ``.git`` seen (``treenames.info_exclude``), the user's git config and ignore files,
   the ``--config`` files named, the paths named, and the parts of each index target
   looked up outside its store's walk (``Store.outside_walk``).
 
@@ -39,7 +39,7 @@ import os
 import sys
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from memlint.treenames import CONFIG_NAMES, INDEX_NAME, SKIP_DIRS
+from memlint.treenames import CONFIG_NAMES, INDEX_NAME, SKIP_DIRS, info_exclude
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -350,7 +350,7 @@ def observe(record: tuple, observation: Observation) -> bytes:
     for folder in above:
         observation.above(folder)
     for folder in sorted(set(observation.gits)):
-        observation.probe(os.path.join(folder, ".git", "info", "exclude"))
+        observation.probe(info_exclude(folder))
     for path in probed:
         observation.probe(path)
     for path in followed:
