@@ -20,9 +20,9 @@ that was not printed masked) and its exit status, with what the output depends o
   a folder named has no index of its own, also their Markdown and JSONL files (a
   folder above may then hold the store). A run with an index in a folder above that is
   no store of its own is not recorded;
-- git's ``info/exclude`` of each ``.git`` seen (``treenames.info_exclude``), the user's git config and ignore files,
-  the ``--config`` files named, the paths named, and the parts of each index target
-  looked up outside its store's walk (``Store.outside_walk``).
+- git's ``info/exclude`` of each ``.git`` seen (``treenames.info_exclude``), the user's
+  git config and ignore files, the ``--config`` files named, the paths named, and the
+  parts of each index target looked up outside its store's walk (``Store.outside_walk``).
 
 A run with the same key replays that output when all of this is unchanged; anything
 else runs as usual (and records anew). A file whose mtime or ctime was less than
