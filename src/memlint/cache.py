@@ -79,7 +79,7 @@ from memlint.cachedir import CacheRefused, cache_folder, folder_name, seal, unse
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Range, Severity
 from memlint.records import NamedTuple
 from memlint.rules import is_rule_name
-from memlint.sources.document import Known, SourceFile
+from memlint.sources.document import BOM_BYTES, Known, SourceFile
 from memlint.suppression import DIRECTIVE_MARK
 
 FORMAT = 18  # 18: a memo holds why the profile is a guess
@@ -275,6 +275,16 @@ def source_digest(source: SourceFile) -> bytes:
     if source.problem is not None:
         digest.update(repr(source.problem).encode("utf-8", "surrogatepass"))
     return digest.digest()[:DIGEST_SIZE]
+
+
+def text_digest(source: SourceFile) -> bytes:
+    """The digest of the bytes ``source``'s text was decoded from (``source_digest``
+    of a file read without a problem): strict UTF-8 encodes back to the same bytes."""
+    import hashlib
+
+    text = source.text or ""
+    raw = (BOM_BYTES if source.bom else b"") + text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).digest()[:DIGEST_SIZE]
 
 
 class StoreCache:

@@ -28,13 +28,12 @@ import re
 import stat
 import time
 
-from memlint.cache import DIGEST_SIZE, CacheSet, StoreCache, config_key, signature
+from memlint.cache import CacheSet, StoreCache, config_key, signature, text_digest
 from memlint.config import Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
 from memlint.records import dataclass, field
 from memlint.selection import is_selected
 from memlint.sources.document import (
-    BOM_BYTES,
     Known,
     ReadProblem,
     SourceFile,
@@ -505,11 +504,19 @@ class Discovery:
                 if pruner.why_in(directory, name, path) is not None:
                     store.excluded.append(rel)
                     continue
+                if release_at is not None and cache is None and path not in self.overrides:
+                    # read by the pool's workers (or below, when too few for one)
+                    memory_sources.append(
+                        SourceFile.deferred(path, rel, display, None, self._read_again)
+                    )
+                    continue
                 memory_sources.append(self._read_memory(entry, rel, display, cache))
                 if release_at is not None and len(memory_sources) >= release_at:
                     for source in memory_sources[released:]:
                         self._release(source, cache)
                     released = len(memory_sources)
+        if release_at is not None and cache is None and len(memory_sources) < release_at:
+            memory_sources = [self._read_now(source) for source in memory_sources]
         walked = {s.path for s in memory_sources}
         walked.update(s.path for s in store.files)
         walked.update(s.path for s in store.notes)
@@ -645,6 +652,14 @@ class Discovery:
         self._drop_raw(source)
         return source
 
+    def _read_now(self, source: SourceFile) -> SourceFile:
+        """A memory file left for the pool's workers to read, read here (too few for a pool)."""
+        if source.pending is None:
+            return source
+        read = self._read(source.path, source.rel, source.display)
+        self._drop_raw(read)
+        return read
+
     def _release_at(self) -> int | None:
         """How many memory files a store has when their text is no longer kept here:
         in lint mode, when a pool parses them (and runs the one-file rules)."""
@@ -690,16 +705,6 @@ class Discovery:
         if data is None:
             return read_source(path, rel, display, self._cap(path, rel))
         return source_from_bytes(path, rel, display, data, self._cap(path, rel))
-
-
-def text_digest(source: SourceFile) -> bytes:
-    """The digest of the bytes ``source``'s text was decoded from (``cache.source_digest``
-    of a file read without a problem): strict UTF-8 encodes back to the same bytes."""
-    import hashlib
-
-    text = source.text or ""
-    raw = (BOM_BYTES if source.bom else b"") + text.encode("utf-8", "surrogatepass")
-    return hashlib.sha256(raw).digest()[:DIGEST_SIZE]
 
 
 def source_from_bytes(path: str, rel: str, display: str, data: bytes, max_size: int) -> SourceFile:

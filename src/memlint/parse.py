@@ -4,15 +4,16 @@ parsed values loaded only when a rule asks for them."""
 
 from __future__ import annotations
 
-from memlint.cache import StoreCache
+from memlint.cache import StoreCache, text_digest
 from memlint.detect import signals_of
 from memlint.facts import memory_facts, rebuild_memory, rebuild_parsed, summary_facts
 from memlint.parallel import Batch, pool_size
-from memlint.sources.document import SourceFile
+from memlint.sources.document import Known, SourceFile
 from memlint.sources.frontmatter import parse_frontmatter
 from memlint.sources.index import IndexEntry, parse_index
 from memlint.sources.markdown import scan_wikilinks
 from memlint.store import Index, Memory, Parsed, Summary
+from memlint.suppression import DIRECTIVE_MARK
 from memlint.textutil import plain_ascii
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -113,6 +114,8 @@ def load_memories(
         )
     if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
         for position in missing:
+            if sources[position].text is None:  # deferred, and found unreadable
+                continue
             memory = memories[position] = load_memory(sources[position], fingerprints)
             if cache is not None:
                 summary = summary_facts(memory.summary)
@@ -151,30 +154,41 @@ def _one_pass(
     fingerprint, the diagnostics (and the parse facts for the cache). Each memory is
     then loaded from the cache's facts, or parsed again, only if something asks for
     more; a file whose text was released (``SourceFile.release``) is read again, by a
-    worker or here, only when its content is needed, and released after use."""
+    worker or here, only when its content is needed, and released after use. A file
+    not read yet (a run without cache) is read first by its worker, which sends back
+    what a later read here must find (``Known``); one it finds unreadable is read here."""
     step = max(1, len(missing) // SAMPLE)
     sample = [sources[position] for position in missing[::step][:SAMPLE]]
     pending = [source.pending for source in sample]
-    early.start([load_memory(source, False) for source in sample])
-    for source, read in zip(sample, pending, strict=True):
-        _release(source, read)
+    early.start([load_memory(source, False) for source in sample if source.text is not None])
     reports_on = early.store.reports_on
 
-    def parse(i: int) -> tuple:
+    def parse(i: int) -> tuple | None:
         source = sources[missing[i]]
         read = source.pending
+        text = source.text
+        if text is None:  # a file first read here, and unreadable: no memory
+            return None
+        known = None
+        if source.known is None:  # first read here: what the main process checks later
+            known = source.known = Known(text_digest(source), DIRECTIVE_MARK in text)
         memory = load_memory(source, fingerprints)
         found = early.check(source, memory) if reports_on(source.path) else None
         facts = memory_facts(memory) if cache is not None else None
         fingerprint = memory.fingerprint if memory.has_fingerprint else None
         _release(source, read)
-        return summary_facts(memory.summary), fingerprint, facts, found
+        return summary_facts(memory.summary), fingerprint, facts, found, known
 
     loader = cached_loader(cache) if cache is not None else _parse_again
-    for position, (summary, fingerprint, facts, found) in zip(
-        missing, Batch(parse, len(missing), jobs).results(), strict=True
-    ):
+    for position, parsed in zip(missing, Batch(parse, len(missing), jobs).results(), strict=True):
         source = sources[position]
+        if parsed is None:  # the worker could not read it: read here (its problem is kept)
+            if source.text is not None:  # it changed meanwhile: a memory after all
+                memories[position] = load_memory(source, fingerprints)
+            continue
+        summary, fingerprint, facts, found, known = parsed
+        if known is not None and source.known is None:
+            source.known = known  # a read here must find the bytes the worker linted
         stem = source.rel.rsplit("/", 1)[-1][:-3]
         memories[position] = Memory(
             source, stem, loader=loader, summary=Summary(*summary), fingerprint=fingerprint
@@ -183,6 +197,8 @@ def _one_pass(
             cache.remember_memory(source, facts, summary)
         if found is not None:
             early.found[source.path] = found
+    for source, read in zip(sample, pending, strict=True):
+        _release(source, read)  # (known now, if a worker read it first)
     return _filled(memories)
 
 

@@ -98,9 +98,15 @@ class SourceFile(_SourceSlots):
 
     @classmethod
     def deferred(
-        cls, path: str, rel: str, display: str, known: Known, read: Callable[[SourceFile], None]
+        cls,
+        path: str,
+        rel: str,
+        display: str,
+        known: Known | None,
+        read: Callable[[SourceFile], None],
     ) -> SourceFile:
-        """A file read by ``read(source)`` on first use of its content."""
+        """A file read by ``read(source)`` on first use of its content (``known``: what the
+        cache knows of it, ``None`` when it is read for the first time)."""
         source = cls.__new__(cls)  # one per unchanged file of a warm run: no __init__ call
         source.path, source.rel, source.display, source.known = path, rel, display, known
         source._raw, source._text, source._bom, source._problem, source._mode = DEFERRED
