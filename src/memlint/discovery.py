@@ -28,7 +28,6 @@ import re
 import stat
 import time
 
-from memlint.cache import CacheSet, StoreCache, config_key, signature, text_digest
 from memlint.config import Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
 from memlint.records import dataclass, field
@@ -50,6 +49,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from pathspec import GitIgnoreSpec
+
+    from memlint.cache import CacheSet, StoreCache
 
 NEAR_DUPLICATE = "DU001"
 NOT_CHECKED = ": not checked ("  # the notice of a named file its store does not hold
@@ -429,7 +430,9 @@ class Discovery:
         else:
             excluded = self.pruner.excludes
         cache = None
-        if self.caches is not None:
+        if self.caches is not None:  # (so a run without the cache does not import it)
+            from memlint.cache import config_key
+
             cache = self.caches.for_store(plan.root, config_key(settings, self.cwd))
         pruner = self.pruner
         memory_sources: list[SourceFile] = []
@@ -641,6 +644,8 @@ class Discovery:
         path = entry.path
         sig = None
         if cache is not None and path not in self.overrides:
+            from memlint.cache import signature
+
             sig = signature(entry)
             known = cache.known(rel, sig)
             if known is not None:
@@ -676,6 +681,8 @@ class Discovery:
         text = source.text
         if text is None:
             return
+        from memlint.cache import text_digest  # (here: a run without the cache imports none)
+
         digest = cache.digest(source) if cache is not None else text_digest(source)
         source.release(Known(digest, DIRECTIVE_MARK in text), self._read_again)
 
@@ -685,6 +692,8 @@ class Discovery:
 
     def _read_again(self, source: SourceFile) -> None:
         """Read ``source`` again; bytes that changed since the first read are refused."""
+        from memlint.cache import text_digest
+
         known = source.known
         read_into(source, self._cap(source.path, source.rel))
         if source.text is not None and known is not None and text_digest(source) != known.digest:

@@ -6,7 +6,6 @@ import fnmatch
 import os
 from collections.abc import Iterator
 
-from memlint.cache import StoreCache
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic
 from memlint.discovery import INDEX_NAME
@@ -30,6 +29,7 @@ TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from memlint.cache import StoreCache
     from memlint.rules.base import RuleSettings
 
 CRASH_CODE = rule_code(CRASH_RULE)

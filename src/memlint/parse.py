@@ -4,7 +4,6 @@ parsed values loaded only when a rule asks for them."""
 
 from __future__ import annotations
 
-from memlint.cache import StoreCache, text_digest
 from memlint.detect import signals_of
 from memlint.facts import memory_facts, rebuild_memory, rebuild_parsed, summary_facts
 from memlint.parallel import Batch, pool_size
@@ -18,6 +17,7 @@ from memlint.textutil import plain_ascii
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
+    from memlint.cache import StoreCache
     from memlint.engine import EarlyLocal
 
 
@@ -157,6 +157,8 @@ def _one_pass(
     worker or here, only when its content is needed, and released after use. A file
     not read yet (a run without cache) is read first by its worker, which sends back
     what a later read here must find (``Known``); one it finds unreadable is read here."""
+    from memlint.cache import text_digest  # (here: a run without the cache imports none)
+
     step = max(1, len(missing) // SAMPLE)
     sample = [sources[position] for position in missing[::step][:SAMPLE]]
     pending = [source.pending for source in sample]

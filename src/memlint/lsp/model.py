@@ -210,7 +210,7 @@ def _let_go(store: Store, held: set[str], max_size: int) -> None:
     meanwhile), and their parsed values, parsed again on use (the summary answers the
     cross-file rules: they load few). A store of 10,000 held ~18 MiB less. The memories
     become new objects, so the store's derived tables are built again."""
-    from memlint.discovery import text_digest
+    from memlint.cache import text_digest
     from memlint.sources.document import Known
     from memlint.suppression import DIRECTIVE_MARK
 
@@ -248,7 +248,7 @@ def _parse_again(memory: Memory):
 
 def _reader(max_size: int):
     """Reads a released file again; bytes that changed since it was linted are refused."""
-    from memlint.discovery import text_digest
+    from memlint.cache import text_digest
     from memlint.sources.document import ReadProblem, read_into
 
     def read(source: SourceFile) -> None:
