@@ -167,6 +167,46 @@ def test_a_rule_module_edited_after_its_bytecode_was_cached_loads_as_edited(tmp_
     )
 
 
+def _run_rule_in_copy(package: Path, *flags: str) -> str:
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(package.parent)!r})\n"
+        "from memlint.rules import load_rule\n"
+        "print(load_rule('fs.fs003_utf8_bom').META.summary)\n"
+    )
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+    }
+    result = subprocess.run(
+        [sys.executable, *flags, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    return result.stdout.strip()
+
+
+def test_the_rules_code_cache_is_written_once_and_follows_edits(tmp_path) -> None:
+    """A run that writes bytecode writes every rule's code into one file; a rule edited
+    later, or a damaged file, is noticed (source size and mtime, as Python's own
+    bytecode check) and the file is written again. ``-B`` writes none."""
+    package = tmp_path / "memlint"
+    shutil.copytree(Path(memlint.__file__).resolve().parent, package)
+    cached = package / "rules" / "__pycache__" / f"rules.{sys.implementation.cache_tag}.marshal"
+    cached.unlink(missing_ok=True)
+    assert _run_rule_in_copy(package, "-B") == "File starts with a UTF-8 byte order mark"
+    assert not cached.exists()
+    assert _run_rule_in_copy(package) == "File starts with a UTF-8 byte order mark"
+    written = cached.read_bytes()
+    assert b"fs003_utf8_bom" in written and b"nt015_duplicate_note" in written
+    rule = package / "rules" / "fs" / "fs003_utf8_bom.py"
+    rule.write_text(rule.read_text().replace('"File starts with', '"Edited: file starts with'))
+    assert _run_rule_in_copy(package).startswith("Edited: file starts with")
+    assert cached.read_bytes() != written
+    assert _run_rule_in_copy(package, "-B").startswith("Edited: file starts with")
+    cached.write_bytes(cached.read_bytes()[:1000])
+    assert _run_rule_in_copy(package, "-B").startswith("Edited: file starts with")
+    assert _run_rule_in_copy(package).startswith("Edited: file starts with")
+    assert len(cached.read_bytes()) > 1000
+
+
 def test_a_pyproject_memlint_table_spelled_with_escapes_is_still_found(tmp_path) -> None:
     from memlint.config import find_config
 
