@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memlint.similarity import near_duplicates
@@ -187,3 +187,51 @@ def test_near_duplicates_ending_at_some_texts_are_those_of_all_texts() -> None:
     for seconds in ({1, 6, 11}, set(range(1, 400, 2))):
         wanted = [found for found in every if found[1] in seconds]
         assert wanted and near_duplicates(texts, 0.8, 8, seconds=seconds) == wanted
+
+
+def _reference_near_duplicates(texts, threshold, min_shingles):
+    """Every candidate pair's estimate, then its exact Jaccard similarity: no size
+    filter, a signature for every text."""
+    from memlint.similarity import (
+        EMPTY,
+        ESTIMATE_MARGIN,
+        candidate_pairs,
+        estimated_jaccard,
+        fingerprint,
+        shingles,
+        unpack,
+    )
+
+    prints = [fingerprint(text) for text in texts]
+    usable = [i for i, (count, _) in enumerate(prints) if count >= min_shingles]
+    sigs = [prints[i][1] for i in usable]
+    found = []
+    for a, b in candidate_pairs(sigs):
+        one, other = unpack(sigs[a]), unpack(sigs[b])
+        estimate = estimated_jaccard(one, other, one.count(EMPTY), other.count(EMPTY))
+        if estimate < threshold - ESTIMATE_MARGIN:
+            continue
+        first, second = shingles(texts[usable[a]]), shingles(texts[usable[b]])
+        jaccard = len(first & second) / len(first | second)
+        if jaccard >= threshold:
+            found.append((usable[a], usable[b], jaccard))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS[:12]), max_size=16), min_size=2, max_size=40),
+    st.sampled_from([0.0, 0.3, 0.5, 0.8, 0.875, 1.0]),
+    st.integers(min_value=1, max_value=10),
+)
+@example([WORDS[:12], WORDS[:10]], 0.8, 8)  # 8 of 10 shingles shared: exactly the threshold
+def test_near_duplicates_are_those_of_every_candidate_verified(
+    texts: list[list[str]], threshold: float, min_shingles: int
+) -> None:
+    """The size filter (a pair of 8 and 10 shingles is at most 0.8 similar), the short
+    texts' missing signatures and the shared unpacking change no pair found."""
+    joined = [" ".join(words) for words in texts]
+    expected = _reference_near_duplicates(joined, threshold, min_shingles)
+    if texts == [WORDS[:12], WORDS[:10]]:
+        assert expected == [(0, 1, 0.8)]
+    assert near_duplicates(joined, threshold, min_shingles) == expected

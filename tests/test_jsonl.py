@@ -1,5 +1,7 @@
 """Strict JSONL parsing of note stores: splitting, I-JSON checks and hostile input."""
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,3 +78,72 @@ def test_note_file_is_parsed_once_and_again_when_its_bytes_change():
     assert note_file(source) is first
     source.raw = b'{"fact": "two"}\n{"fact": "three"}\n'
     assert [record.value["fact"] for record in note_file(source).records] == ["two", "three"]
+
+
+def _reference_records(raw: bytes) -> list[tuple]:
+    """What each line parses to with a fresh decoder per record and every string
+    checked for a lone surrogate (the parser shares one decoder per file and checks
+    strings only in a record that writes a ``\\u`` escape)."""
+    from memlint.sources import jsonl
+
+    found = []
+    for number, chunk in enumerate(parse_notes(raw).records, 1):
+        text = chunk.text
+        problems: list = [p for p in chunk.ijson if "byte order mark" in p.message]
+        value, parsed = None, False
+        if chunk.error is None and text.strip():
+            decoder = json.JSONDecoder(
+                object_pairs_hook=lambda pairs, p=problems: jsonl._object(pairs, p),
+                parse_constant=lambda name, p=problems: jsonl._constant(name, p),
+                parse_int=lambda digits, p=problems: jsonl._integer(digits, p),
+                parse_float=lambda digits, p=problems: jsonl._float(digits, p),
+            )
+            lead = len(text) - len(text.lstrip(" \t\r\n"))
+            value, _ = decoder.raw_decode(text, lead)
+            parsed = True
+            jsonl._check_strings(value, problems)
+        found.append((number, value, parsed, problems))
+    return found
+
+
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=8),
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+SPLICES = st.sampled_from(
+    [
+        '"\\ud800"',
+        '"\\uDC01x"',
+        '"a\\\\ud800"',
+        "NaN",
+        "1e400",
+        "1e-400",
+        '{"k": 1, "k": 2}',
+        "[1, 2]",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(JSON_VALUES, st.booleans(), SPLICES, st.booleans()), max_size=6))
+def test_one_decoder_per_file_parses_as_a_fresh_decoder_per_record(lines):
+    texts = []
+    for value, ascii_only, splice, spliced in lines:
+        body = json.dumps({"fact": value, "n": 1}, ensure_ascii=ascii_only)
+        texts.append(body[:-1] + ', "x": ' + splice + "}" if spliced else body)
+    raw = "\n".join(texts).encode("utf-8", "surrogatepass") + b"\n"
+    expected = _reference_records(raw)
+    records = parse_notes(raw).records
+    assert [(r.line, r.value, r.parsed, r.ijson) for r in records if r.parsed] == [
+        e for e in expected if e[2]
+    ]

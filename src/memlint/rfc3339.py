@@ -16,6 +16,7 @@ DATE_TIME = re.compile(
     r"(?:\.(?P<fraction>[0-9]{1,30}))?"
     r"(?P<offset>[Zz]|(?P<sign>[+-])(?P<off_hour>[0-9]{2}):(?P<off_minute>[0-9]{2}))"
 )
+LONGEST = 64  # no longer text is a date-time
 DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
@@ -54,7 +55,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 def parse(text: str) -> Timestamp | str:
     """A :class:`Timestamp`, or a short reason why ``text`` is not RFC 3339."""
-    if len(text) > 64:
+    if len(text) > LONGEST:
         return "too long to be a date-time"
     match = DATE_TIME.fullmatch(text)
     if match is None:

@@ -78,9 +78,11 @@ def unpack(signature: bytes) -> tuple[int, ...]:
     return SIGNATURE_FORMAT.unpack(signature)
 
 
-def fingerprint(text: str) -> Fingerprint:
+def fingerprint(text: str, min_shingles: int = 0) -> Fingerprint:
+    """``(shingle count, signature)``; the signature is empty below ``min_shingles``
+    (such a text is never compared)."""
     hashes = shingles(text)
-    return len(hashes), signature(hashes)
+    return len(hashes), signature(hashes) if len(hashes) >= min_shingles else b""
 
 
 # Candidate pairs: LSH bands of the signatures, then the exact Jaccard similarity.
@@ -212,7 +214,7 @@ def near_duplicates(
     threshold is verified with the exact Jaccard similarity of the shingle sets.
     """
     if fingerprints is None:
-        fingerprints = [fingerprint(text) for text in texts]
+        fingerprints = [fingerprint(text, min_shingles) for text in texts]
     usable = array("q", (i for i, (count, _) in enumerate(fingerprints) if count >= min_shingles))
     sigs = [fingerprints[i][1] for i in usable]
     wanted = None if seconds is None else {a for a, i in enumerate(usable) if i in seconds}
@@ -223,12 +225,15 @@ def near_duplicates(
         if wanted is not None:
             pairs = [pair for pair in pairs if pair[1] in wanted]
     exact: dict[int, set[int]] = {}
+    unpacked: dict[int, tuple[tuple[int, ...], int]] = {}  # member -> its values, empty count
     found = []
     for a, b in pairs:
-        first_sig, second_sig = unpack(sigs[a]), unpack(sigs[b])
-        estimate = estimated_jaccard(
-            first_sig, second_sig, first_sig.count(EMPTY), second_sig.count(EMPTY)
-        )
+        smaller, larger = sorted((fingerprints[usable[a]][0], fingerprints[usable[b]][0]))
+        if larger and smaller / larger < threshold:
+            continue  # the Jaccard similarity is at most this
+        first_sig, empty_first = unpacked.get(a) or unpacked.setdefault(a, _values(sigs[a]))
+        second_sig, empty_second = unpacked.get(b) or unpacked.setdefault(b, _values(sigs[b]))
+        estimate = estimated_jaccard(first_sig, second_sig, empty_first, empty_second)
         if estimate < threshold - ESTIMATE_MARGIN:
             continue
         first = exact.get(a) or exact.setdefault(a, shingles(texts[usable[a]]))
@@ -238,3 +243,8 @@ def near_duplicates(
         if jaccard >= threshold:
             found.append((usable[a], usable[b], jaccard))
     return found
+
+
+def _values(signature: bytes) -> tuple[tuple[int, ...], int]:
+    values = unpack(signature)
+    return values, values.count(EMPTY)

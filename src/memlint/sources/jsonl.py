@@ -114,11 +114,42 @@ def parse_notes(raw: bytes) -> NoteFile:
     torn = chunks[-1] != b""
     if not torn:
         chunks.pop()
-    records = [_parse_line(i + 1, chunk) for i, chunk in enumerate(chunks)]
+    decoder = StrictDecoder()
+    records = [_parse_line(i + 1, chunk, decoder) for i, chunk in enumerate(chunks)]
     return NoteFile(records, torn)
 
 
-def _parse_line(number: int, chunk: bytes) -> NoteRecord:
+class StrictDecoder(json.JSONDecoder):
+    """One decoder for all records of a file (building one costs as much as a
+    short record's decoding): its hooks note I-JSON problems in ``problems``,
+    the list of the record being decoded."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        super().__init__(
+            object_pairs_hook=self._object,
+            parse_constant=self._constant,
+            parse_int=self._integer,
+            parse_float=self._float,
+        )
+
+    def _object(self, pairs: list[tuple[str, object]]) -> dict:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            return _object(pairs, self.problems)
+        return result
+
+    def _constant(self, name: str) -> None:
+        return _constant(name, self.problems)
+
+    def _integer(self, digits: str) -> int | None:
+        return _integer(digits, self.problems)
+
+    def _float(self, digits: str) -> float:
+        return _float(digits, self.problems)
+
+
+def _parse_line(number: int, chunk: bytes, decoder: StrictDecoder) -> NoteRecord:
     if chunk.endswith(b"\r"):
         chunk = chunk[:-1]
     try:
@@ -133,18 +164,12 @@ def _parse_line(number: int, chunk: bytes) -> NoteRecord:
         record.text = text = text[1:]
     if not text.strip():
         return record
-    _decode(record, text)
+    decoder.problems = record.ijson
+    _decode(record, text, decoder)
     return record
 
 
-def _decode(record: NoteRecord, text: str) -> None:
-    problems = record.ijson
-    decoder = json.JSONDecoder(
-        object_pairs_hook=lambda pairs: _object(pairs, problems),
-        parse_constant=lambda name: _constant(name, problems),
-        parse_int=lambda digits: _integer(digits, problems),
-        parse_float=lambda digits: _float(digits, problems),
-    )
+def _decode(record: NoteRecord, text: str, decoder: StrictDecoder) -> None:
     lead = len(text) - len(text.lstrip(" \t\r\n"))
     try:
         value, end = decoder.raw_decode(text, lead)
@@ -167,7 +192,8 @@ def _decode(record: NoteRecord, text: str) -> None:
             return
     record.value = value
     record.parsed = True
-    _check_strings(value, problems)
+    if "\\u" in text:  # a lone surrogate is only written as an escape (text is UTF-8)
+        _check_strings(value, record.ijson)
 
 
 def _object(pairs: list[tuple[str, object]], problems: list[Problem]) -> dict:

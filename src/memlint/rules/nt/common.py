@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from memlint import rfc3339
 from memlint.sources.jsonl import NoteFile, NoteRecord, note_file
 
 NOTES = frozenset({"notes"})
@@ -30,3 +33,11 @@ def report(ctx, source, record: NoteRecord, start: int, end: int | None, message
 def string_field(record: NoteRecord, key: str) -> str | None:
     value = record.fields.get(key)
     return value if isinstance(value, str) else None
+
+
+def parsed_time(value: str) -> rfc3339.Timestamp | str:
+    """``rfc3339.parse(value)``, parsed once for NT006, NT007 and NT008."""
+    return _parsed_time(value) if len(value) <= rfc3339.LONGEST else rfc3339.parse(value)
+
+
+_parsed_time = lru_cache(maxsize=4096)(rfc3339.parse)

@@ -22,10 +22,9 @@ No fix: the store is append-only, and the intended offset is unknown.
 
 from __future__ import annotations
 
-from memlint import rfc3339
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
-from memlint.rules.nt.common import NOTES, notes, report
+from memlint.rules.nt.common import NOTES, notes, parsed_time, report
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -55,6 +54,6 @@ def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnos
         if not isinstance(value, str):
             yield report(ctx, source, record, column, None, "`time` is not a string")
             continue
-        parsed = rfc3339.parse(value)
+        parsed = parsed_time(value)
         if isinstance(parsed, str):
             yield report(ctx, source, record, column, None, f"`time` is not RFC 3339: {parsed}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 from memlint import rfc3339
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
-from memlint.rules.nt.common import NOTES, notes, report, string_field
+from memlint.rules.nt.common import NOTES, notes, parsed_time, report, string_field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnos
         value = string_field(record, "time")
         if value is None:
             continue
-        parsed = rfc3339.parse(value)
+        parsed = parsed_time(value)
         if isinstance(parsed, rfc3339.Timestamp) and not parsed.is_utc:
             offset = value[19:].lstrip(".0123456789")
             why = "an unknown local offset" if parsed.unknown_offset else f"offset {offset}"

@@ -26,7 +26,7 @@ from __future__ import annotations
 from memlint import rfc3339
 from memlint.diagnostics import Severity
 from memlint.rules.base import RuleMeta, Scope
-from memlint.rules.nt.common import NOTES, notes, report, string_field
+from memlint.rules.nt.common import NOTES, notes, parsed_time, report, string_field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def check(ctx: RuleContext[ProfileView], source: SourceFile) -> Iterator[Diagnos
     previous = None
     for record in notes(ctx, source):
         value = string_field(record, "time")
-        parsed = rfc3339.parse(value) if value is not None else None
+        parsed = parsed_time(value) if value is not None else None
         if not isinstance(parsed, rfc3339.Timestamp):
             continue
         if previous is not None and parsed.instant < previous[1].instant:
