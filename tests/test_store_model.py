@@ -473,7 +473,7 @@ def test_a_fix_run_warns_of_a_named_file_it_does_not_check(tmp_path):
         assert warning in done.stderr, (mode, done.stderr)
         assert done.stderr.count("not checked") == 1, (mode, done.stderr)
         for silent in (["--force-exclude"], ["-q"]):
-            quiet = memlint(tmp_path, mode, *silent, "memory/user_y.md")
+            quiet = memlint(tmp_path, mode, *silent, "memory/user_y.md", "memory/user_deploy.md")
             assert quiet.returncode == 0 and quiet.stderr == "", (mode, silent, quiet.stderr)
     assert (tmp_path / "memory/user_y.md").read_text() == secret
 
@@ -532,3 +532,15 @@ def test_info_exclude_of_a_git_file_work_tree_is_read_where_git_reads_it(tmp_pat
     assert findings(work) == set()
     (common / "info" / "exclude").write_text("drafts/\n")
     assert ("IX002", "memory/user_secret.md", 1) in findings(work)
+
+
+def test_a_fix_run_says_no_store_was_found_as_a_plain_check_does(tmp_path):
+    """``--fix``, ``--diff`` and ``--fix-only`` of files outside every store say on stderr
+    that no store was found, and why each file was passed over, as a plain check does."""
+    write_files(tmp_path, {"loose.md": "# Loose\n", "events.jsonl": '{"event": "x"}\n'})
+    plain = memlint(tmp_path, "loose.md", "events.jsonl")
+    assert "no memory store found" in plain.stderr and "loose.md: not in a store" in plain.stderr
+    for mode in ("--fix", "--diff", "--fix-only"):
+        done = memlint(tmp_path, mode, "loose.md", "events.jsonl")
+        assert (done.returncode, done.stderr) == (0, plain.stderr), mode
+        assert memlint(tmp_path, mode, "-q", "loose.md").stderr == "", mode

@@ -303,6 +303,13 @@ def warn_unchecked(args, settings: Settings, notices: list[str]) -> list[str]:
     return [notice for notice in notices if notice not in unchecked]
 
 
+def no_store_found(notices: list[str]) -> None:
+    """Say on stderr that no store was found, and what was passed over and why."""
+    say("no memory store found (a folder with MEMORY.md)")
+    for notice in notices:
+        say(escape(notice))
+
+
 def settings_for_paths_text(tree: SettingsTree, paths: list[str]) -> str:
     """``--show-settings``: the settings of the working directory, or those that apply
     to each path given: its store's (the nearest config file of the store's root, as

@@ -109,9 +109,7 @@ def check(args: argparse.Namespace) -> int:
     output = console.render_report(report, console.ReportOptions.from_args(args))
     console.emit_report(args, output)
     if not report.roots and not args.quiet:
-        console.say("no memory store found (a folder with MEMORY.md)")
-        for notice in notices:
-            console.say(escape(notice))
+        console.no_store_found(notices)
     if recording.current is not None:
         recording.current.seen(report.roots, caches)
     return console.exit_status(report, args.exit_zero)

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
     barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
     if console.barren_paths(barren):
         return EXIT_ERROR
-    console.warn_unchecked(args, settings, outcome.notices)
+    notices = console.warn_unchecked(args, settings, outcome.notices)
     for message in [] if args.silent else outcome.warnings:
         console.say(f"warning: {message}")
     for message in outcome.errors:
@@ -66,6 +66,8 @@ def run(args: argparse.Namespace, tree: SettingsTree, stdin: tuple[str, bytes] |
     else:
         output = console.render_report(report, console.ReportOptions.from_args(args))
         console.emit_report(args, output, report_stream)
+    if not report.roots and not args.quiet:
+        console.no_store_found(notices)
     status = console.exit_status(report)
     if outcome.errors or status == EXIT_ERROR:
         return EXIT_ERROR
