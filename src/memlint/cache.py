@@ -322,6 +322,9 @@ class StoreCache:
         self._replaced_rows: dict[str, tuple | None] = {}  # rel -> its row before this run
         self._basis: tuple | None = None  # what the store digest was computed from
         self._digested: object = None  # the store it was computed for
+        self._rows_removed = 0
+        # a run that reports on some files only (pre-commit names a few): see ``save``
+        self.partial = False
 
     def shard_path(self, rel: str) -> str:
         """The file holding the entry of ``rel``."""
@@ -500,6 +503,7 @@ class StoreCache:
             for rel in [rel for rel in self._rows if rel not in present]:
                 del self._rows[rel]
                 self._rows_changed = True
+                self._rows_removed += 1
 
     # -- whole-store memo ------------------------------------------------------
 
@@ -602,9 +606,16 @@ class StoreCache:
             )
 
     def save(self) -> None:
+        """Write back what changed. A ``partial`` run that changed at most
+        ``FEW_CHANGES`` files' signature records or summary rows leaves those two
+        whole-store files as they were (rewriting them costs the store's size; the next
+        run reads and parses those few files again), so a whole-store run after it
+        still finds the rows its last result was computed from (``previous``)."""
         import pickle
 
-        if self._signatures is not None and self._signatures_seen != self._signatures:
+        whole = not (self.partial and self._changes() <= FEW_CHANGES)
+        signatures = self._signatures
+        if whole and signatures is not None and self._signatures_seen != signatures:
             _dump(self.files_path, self.key, self.secret, self._signatures_seen)
         changed = self._changed_shards
         for rel in self._dirty:
@@ -621,10 +632,21 @@ class StoreCache:
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
             _dump(self.basis_path, self.key, self.secret, self._basis, columns=True)
-        if self._rows_changed and self._rows is not None:
+        if whole and self._rows_changed and self._rows is not None:
             _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
         if self._index_entries is not None:
             _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
+
+    def _changes(self) -> int:
+        """How many files' signature records or summary rows differ from those loaded."""
+        loaded = self._signatures or {}
+        seen = self._signatures_seen
+        records = sum(1 for rel, record in seen.items() if loaded.get(rel) != record)
+        records += len(loaded.keys() - seen.keys())
+        return max(records, len(self._replaced_rows) + self._rows_removed)
+
+
+FEW_CHANGES = 16  # see ``StoreCache.save``
 
 
 def _basis_digest(parts: str, rels: str, digests: bytes) -> bytes:

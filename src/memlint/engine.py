@@ -118,6 +118,8 @@ def lint_store(
         reused = None
         if cache is not None and store.report is None:  # a run naming files reports on few
             reused = _rerun_tied(store, settings, active, cache, jobs)
+        elif cache is not None:
+            cache.partial = True
         if reused is None:
             found = _StoreRun(store, settings, active, cache).results(jobs)
         else:
