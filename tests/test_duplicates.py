@@ -176,6 +176,27 @@ def test_pairs_ending_at_some_members_are_those_of_all_pairs() -> None:
     assert similarity.pairs_ending_at(signatures, members) == every
 
 
+def test_pairs_ending_at_a_few_members_found_by_search() -> None:
+    """A few seconds' windows are found searching back through a band's first values
+    (``_pairs_searched``): signatures drawn from a few 4-byte values, so that a band's first
+    value matches where the band does not, across bands, or off the values' boundaries."""
+    from memlint import similarity
+    from memlint.similarity import EMPTY_VALUE, SIGNATURE_SIZE
+
+    rng = random.Random(9)
+    values = [EMPTY_VALUE, b"\x01\x01\x01\x01", b"\x01\x01\x02\x02", b"\x02\x02\x01\x01"]
+    for _ in range(200):
+        signatures = [
+            b"".join(rng.choice(values[: rng.randint(2, 4)]) for _ in range(SIGNATURE_SIZE))
+            for _ in range(rng.randint(2, 40))
+        ]
+        every = similarity.candidate_pairs(signatures)
+        size = rng.randint(1, min(similarity.FEW_SEARCHED, len(signatures)))
+        seconds = set(rng.sample(range(len(signatures)), size))
+        expected = [pair for pair in every if pair[1] in seconds]
+        assert similarity.pairs_ending_at(signatures, seconds) == expected
+
+
 def test_near_duplicates_ending_at_some_texts_are_those_of_all_texts() -> None:
     """Few wanted (pairs gathered by second member) or many (all pairs, filtered)."""
     rng = random.Random(9)

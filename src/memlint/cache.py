@@ -72,7 +72,9 @@ import os
 import struct
 import sys
 import zlib
+from functools import partial
 from itertools import chain
+from operator import is_not, itemgetter
 
 from memlint import __version__
 from memlint.cachedir import CacheRefused, cache_folder, folder_name, seal, unseal
@@ -460,7 +462,7 @@ class StoreCache:
         if row is None or row[0] != self.digest(source):
             return None
         fingerprint = row[2]
-        if fingerprint is not None and not _fingerprint(fingerprint):
+        if fingerprint is False:  # malformed when loaded (``_rows_of``)
             return None
         return row[1], fingerprint
 
@@ -693,6 +695,20 @@ def _fingerprint(found) -> bool:
 FINGERPRINT_SIZE = 256  # similarity.SIGNATURE_SIZE 4-byte values
 
 
+def _fingerprints(column: list) -> bool:
+    """Whether every fingerprint of ``column`` is ``None`` or well-formed (``_fingerprint``
+    in a few C-level passes: a column holds one per memory)."""
+    found = list(filter(partial(is_not, None), column))
+    if not (set(map(type, found)) <= {tuple} and set(map(len, found)) <= {2}):
+        return False
+    signatures = list(map(itemgetter(1), found))
+    return (
+        set(map(type, map(itemgetter(0), found))) <= {int}
+        and set(map(type, signatures)) <= {bytes}
+        and set(map(len, signatures)) <= {FINGERPRINT_SIZE}
+    )
+
+
 def _columns(rows: dict[str, tuple]) -> tuple:
     """``rows`` as columns: rels, digests (one bytes), fingerprints, then one column
     per field of the summary facts."""
@@ -708,7 +724,8 @@ def _columns(rows: dict[str, tuple]) -> tuple:
 
 def _rows_of(columns) -> dict[str, tuple]:
     """The rows of ``_columns``; every summary column is type-checked at once (a
-    column of the wrong shape or type drops them all), fingerprints on use."""
+    column of the wrong shape or type drops them all), and so are the fingerprints (a
+    malformed one is ``False``: its row is not used)."""
     width = 3 + len(SUMMARY_TYPES)
     if not (type(columns) is tuple and len(columns) == width and type(columns[0]) is list):
         return {}
@@ -723,6 +740,8 @@ def _rows_of(columns) -> dict[str, tuple]:
         and set(map(type, chain.from_iterable(fields[3]))) <= {str}
     ):
         return {}
+    if not _fingerprints(fingerprints):
+        fingerprints = [f if f is None or _fingerprint(f) else False for f in fingerprints]
     size = DIGEST_SIZE
     return {
         rel: (digests[i * size : (i + 1) * size], summary, fingerprint)

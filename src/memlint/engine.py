@@ -283,14 +283,16 @@ class _StoreRun:
                 self.checks[rule.meta.scope].append((rule, RuleContext(view, settings, rule.meta)))
         # JSONL files of another schema get the FILE rules and the NOTES rules of `any_jsonl`
         self.json_checks = [c for c in self.checks[Scope.NOTES] if c[0].meta.any_jsonl]
-        self.other_jsonl = {s.path for s in store.files if s.path.endswith(".jsonl")}
         # Files not reported on (pre-commit names a few) need no one-file results.
+        reported = store.reported_files
         memory_of = {id(memory.file): memory for memory in store.reported_memories}
         note_files = {id(source) for source in store.notes}
         self.units = [
-            (source, memory_of.get(id(source)), id(source) in note_files)
-            for source in store.reported_files
+            (source, memory_of.get(id(source)), id(source) in note_files) for source in reported
         ]
+        self.other_jsonl = {
+            s.path for s in reported if s.path.endswith(".jsonl") and id(s) not in note_files
+        }
         self.found: list[list[Diagnostic] | None] = [None] * len(self.units)
         if cache is not None:
             for position, (source, _, _) in enumerate(self.units):

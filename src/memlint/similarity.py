@@ -165,6 +165,8 @@ def pairs_ending_at(signatures: list[bytes], seconds: set[int]) -> list[tuple[in
     that reports on a few memories, as pre-commit does, needs only those: a finding
     is reported on the pair's second memory). Only the buckets of those members are
     gathered, with the same neighbour windows, so the pairs are the same."""
+    if len(seconds) <= FEW_SEARCHED:
+        return _pairs_searched(signatures, seconds)
     counted: Counter = Counter()
     for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
         cut = slice(band, band + BAND_BYTES)
@@ -181,6 +183,37 @@ def pairs_ending_at(signatures: list[bytes], seconds: set[int]) -> list[tuple[in
                 if second in seconds:
                     firsts = members[max(0, position - NEIGHBOURS) : position]
                     counted.update(zip(firsts, repeat(second)))
+    return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)
+
+
+FEW_SEARCHED = 8  # up to this many seconds, each one's window is found by a byte search
+
+
+def _pairs_searched(signatures: list[bytes], seconds: set[int]) -> list[tuple[int, int]]:
+    """``pairs_ending_at`` for a few ``seconds`` (pre-commit names one memory): in each
+    band, the ``NEIGHBOURS`` members before a second that hold its band value are found
+    searching back from it through the column of the band's first values (hits compared
+    whole), instead of gathering the buckets of every member (buckets of a shared
+    template band hold thousands)."""
+    counted: Counter = Counter()
+    values = array(UINT32, b"".join(signatures))
+    for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
+        cut = slice(band, band + BAND_BYTES)
+        column = values[band // VALUE_BYTES :: SIGNATURE_SIZE].tobytes()
+        for second in seconds:
+            key = signatures[second][cut]
+            if key == EMPTY_BAND:
+                continue
+            head, end, firsts = key[:VALUE_BYTES], second * VALUE_BYTES, 0
+            while firsts < NEIGHBOURS:
+                hit = column.rfind(head, 0, end)
+                if hit == -1:
+                    break
+                end = hit + VALUE_BYTES - 1  # the next hit starts before this one
+                first = hit // VALUE_BYTES
+                if hit % VALUE_BYTES == 0 and signatures[first][cut] == key:
+                    counted[first, second] += 1
+                    firsts += 1
     return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)
 
 

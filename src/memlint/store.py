@@ -794,16 +794,24 @@ class Store:
         """The files and note files whose diagnostics are shown (all, unless a few files
         are named), files first, each in store order."""
         files = [*self.files, *self.notes]
-        if self.report is None:
+        report = self.report
+        if report is None:
             return files
-        return [source for source in files if self.reports_on(source.path)]
+        folders = self._report_dirs  # ``reports_on``, inlined: asked of every file
+        return [s for s in files if s.path in report or s.path.startswith(folders)]
 
     @cached_property
     def reported_memories(self) -> list[Memory]:
         """The memories whose diagnostics are shown (all, unless a few files are named)."""
-        if self.report is None:
+        report = self.report
+        if report is None:
             return self.memories
-        return [memory for memory in self.memories if self.reports_on(memory.file.path)]
+        folders = self._report_dirs  # ``reports_on``, inlined
+        return [
+            memory
+            for memory in self.memories
+            if memory.file.path in report or memory.file.path.startswith(folders)
+        ]
 
     def derived(self, build: Callable[[Store], Derived]) -> Derived:
         """``build(self)``, built once per store: a table that a rule family derives from
