@@ -207,6 +207,33 @@ def test_the_rules_code_cache_is_written_once_and_follows_edits(tmp_path) -> Non
     assert len(cached.read_bytes()) > 1000
 
 
+def test_the_rules_code_cache_of_an_optimized_run_is_its_own(tmp_path) -> None:
+    """Code compiled under ``-OO`` has no docstrings (``-O``: no asserts): a run under
+    ``PYTHONOPTIMIZE`` writes its own code cache, as Python writes ``.opt-N.pyc``, so a
+    plain run after it still has every rule's documentation (``memlint rule``)."""
+    package = tmp_path / "memlint"
+    shutil.copytree(Path(memlint.__file__).resolve().parent, package)
+    for cached in (package / "rules" / "__pycache__").glob("rules.*.marshal"):
+        cached.unlink()
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from memlint.rules import load_rule\n"
+        "print(bool(load_rule('id.id001_name_filename_mismatch').__doc__))\n"
+    )
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+    }
+    runs = [
+        subprocess.run(
+            [sys.executable, *flags, "-c", code], capture_output=True, text=True, env=env
+        ).stdout
+        for flags in (["-OO"], [], ["-OO"])
+    ]
+    assert runs == ["False\n", "True\n", "False\n"]
+    assert len(list((package / "rules" / "__pycache__").glob("rules.*.marshal"))) == 2
+
+
 def test_a_pyproject_memlint_table_spelled_with_escapes_is_still_found(tmp_path) -> None:
     from memlint.config import find_config
 

@@ -156,11 +156,15 @@ _CODE_CACHE_MAGIC = b"memlint rules 1\n"
 
 
 def code_cache_path() -> str | None:
-    """The rules' code cache of this Python (``None`` when it caches no bytecode)."""
+    """The rules' code cache of this Python and optimization level (``-O`` drops asserts,
+    ``-OO`` docstrings: one file each, as Python's ``.opt-N.pyc``), ``None`` when it
+    caches no bytecode."""
     tag = sys.implementation.cache_tag
     if tag is None:
         return None
-    return os.path.join(os.path.dirname(__file__), "__pycache__", f"rules.{tag}.marshal")
+    level = sys.flags.optimize
+    name = f"rules.{tag}{f'.opt-{level}' if level else ''}.marshal"
+    return os.path.join(os.path.dirname(__file__), "__pycache__", name)
 
 
 _CODES: dict[str, tuple[int, int, CodeType]] | None = None  # as read or written by this run
