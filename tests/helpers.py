@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 
 from memlint import api
+from memlint.cli import main
 from memlint.config import Settings, settings_from_mapping
 from memlint.diagnostics import Diagnostic
 
@@ -153,3 +155,40 @@ def generate_hostile(out: Path) -> Path:
         timeout=120,
     )
     return out
+
+
+def check_json(capsys, *args: str) -> list[dict]:
+    """The findings of ``memlint check --output-format json --exit-zero ARGS``, run in
+    this process."""
+    capsys.readouterr()
+    status = main(["check", "--output-format", "json", "--exit-zero", *args])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    return json.loads(out)
+
+
+class FuzzStore:
+    """What the differential fuzzers edit: ``count`` memories ``m0.md``... written by
+    ``memory_text(rng, name)``, an index listing about a share ``indexed`` of them and
+    the config file ``config``."""
+
+    def __init__(self, root: Path, rng, memory_text, *, count: int, config: str, indexed: float):
+        self.root = root
+        self.rng = rng
+        self.indexed = indexed
+        root.mkdir(parents=True)
+        for i in range(count):
+            self.write(f"m{i}.md", memory_text(rng, f"m{i}"))
+        self.write_index()
+        self.write(".memlint.toml", config)
+
+    def write(self, rel: str, text: str) -> None:
+        (self.root / rel).write_text(text, encoding="utf-8")
+
+    def memories(self) -> list[str]:
+        return sorted(p.name for p in self.root.glob("*.md") if p.name != "MEMORY.md")
+
+    def write_index(self) -> None:
+        rels = [rel for rel in self.memories() if self.rng.random() < self.indexed]
+        lines = [f"- [{Path(rel).stem}]({rel}) — fact about {Path(rel).stem}" for rel in rels]
+        self.write("MEMORY.md", "# Index\n\n" + "\n".join(lines) + "\n")

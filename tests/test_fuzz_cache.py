@@ -7,7 +7,6 @@ longer or elsewhere (e.g. ``MEMLINT_FUZZ_STEPS=2000``)."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -15,7 +14,7 @@ import shutil
 import time
 from pathlib import Path
 
-from memlint.cli import main
+from tests.helpers import check_json
 
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "60"))
 SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261201"))
@@ -221,14 +220,6 @@ class Store:
                 os.utime(path, ns=(OLD + self.aged, OLD + self.aged))
 
 
-def run(capsys, *args: str) -> list[dict]:
-    capsys.readouterr()
-    status = main(["check", "--output-format", "json", "--exit-zero", *args])
-    out = capsys.readouterr().out
-    assert status == 0, out
-    return json.loads(out)
-
-
 def differ(got: list[dict], expected: list[dict]) -> str:
     """What one run reported and the other did not (code, file, message)."""
 
@@ -251,7 +242,7 @@ def test_warm_cache_pool_and_named_files_report_what_no_cache_does(
     history = []
     for step in range(STEPS):
         history.append(store.step())
-        reference = run(capsys, ".", "--no-cache")
+        reference = check_json(capsys, ".", "--no-cache")
         runs = [("warm cache", [".", *cache], reference)]
         if rng.random() < 0.2:
             runs.append(("pool", [".", "--no-cache", "--jobs", "2"], reference))
@@ -261,7 +252,7 @@ def test_warm_cache_pool_and_named_files_report_what_no_cache_does(
             runs.append((f"named {named}", [*named, *cache], on_named))
         runs.append(("warm cache again", [".", *cache], reference))
         for mode, args, expected in runs:
-            got = run(capsys, *args)
+            got = check_json(capsys, *args)
             assert got == expected, f"{mode}, seed {SEED}, step {step}: {history}\n" + differ(
                 got, expected
             )

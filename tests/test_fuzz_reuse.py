@@ -10,7 +10,6 @@ it longer or elsewhere."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from memlint import engine
-from memlint.cli import main
+from tests.helpers import FuzzStore, check_json
 
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "40"))
 SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261202"))
@@ -71,26 +70,9 @@ def memory_text(rng: random.Random, name: str) -> str:
     )
 
 
-class Store:
+class Store(FuzzStore):
     def __init__(self, root: Path, rng: random.Random) -> None:
-        self.root = root
-        self.rng = rng
-        root.mkdir(parents=True)
-        for i in range(COUNT):
-            self.write(f"m{i}.md", memory_text(rng, f"m{i}"))
-        self.write_index()
-        self.write(".memlint.toml", CONFIG)
-
-    def write(self, rel: str, text: str) -> None:
-        (self.root / rel).write_text(text, encoding="utf-8")
-
-    def memories(self) -> list[str]:
-        return sorted(p.name for p in self.root.glob("*.md") if p.name != "MEMORY.md")
-
-    def write_index(self) -> None:
-        rels = [rel for rel in self.memories() if self.rng.random() < 0.9]
-        lines = [f"- [{Path(rel).stem}]({rel}) — fact about {Path(rel).stem}" for rel in rels]
-        self.write("MEMORY.md", "# Index\n\n" + "\n".join(lines) + "\n")
+        super().__init__(root, rng, memory_text, count=COUNT, config=CONFIG, indexed=0.9)
 
     def edit(self, rel: str) -> str:
         """One edit of the memory ``rel``'s content."""
@@ -153,14 +135,6 @@ class Store:
         return "; ".join(self.edit(rel) for rel in rels), rels
 
 
-def run(capsys, *args: str) -> list[dict]:
-    capsys.readouterr()
-    status = main(["check", "--output-format", "json", "--exit-zero", *args])
-    out = capsys.readouterr().out
-    assert status == 0, out
-    return json.loads(out)
-
-
 def test_a_reused_result_is_what_no_cache_reports(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -178,18 +152,18 @@ def test_a_reused_result_is_what_no_cache_reports(
     monkeypatch.setattr(engine, "_rerun_tied", counted)
     cache = ["--cache-dir", str(tmp_path / "cache")]
     named_cache = ["--cache-dir", str(tmp_path / "named")]  # pre-commit's own, as in bench/
-    run(capsys, ".", *cache)
-    run(capsys, ".", *named_cache)
+    check_json(capsys, ".", *cache)
+    check_json(capsys, ".", *named_cache)
     history = []
     for step in range(STEPS):
         done, edited = store.step()
         history.append(done)
-        reference = run(capsys, ".", "--no-cache")
+        reference = check_json(capsys, ".", "--no-cache")
         runs = [(".", [".", *cache], reference)]
         if edited and rng.random() < 0.5:  # pre-commit: the edited files alone
             named = [d for d in reference if d["filename"] in edited]
             runs.append((f"named {edited}", [*edited, *named_cache], named))
         for mode, args, expected in runs:
-            got = run(capsys, *args)
+            got = check_json(capsys, *args)
             assert got == expected, f"{mode}, seed {SEED}, step {step}: {history}"
     assert sum(reused) * 2 > STEPS, f"the last result was reused in {sum(reused)} runs"

@@ -167,12 +167,14 @@ def test_a_rule_module_edited_after_its_bytecode_was_cached_loads_as_edited(tmp_
     )
 
 
-def _run_rule_in_copy(package: Path, *flags: str) -> str:
+def _run_rule_in_copy(package: Path, *flags: str, show: str = "META.summary") -> str:
+    """``show`` of the rule FS003 loaded from the copy ``package`` by a Python run with
+    ``flags`` that may write bytecode."""
     code = (
         "import sys\n"
         f"sys.path.insert(0, {str(package.parent)!r})\n"
         "from memlint.rules import load_rule\n"
-        "print(load_rule('fs.fs003_utf8_bom').META.summary)\n"
+        f"print(load_rule('fs.fs003_utf8_bom').{show})\n"
     )
     env = {
         k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
@@ -215,22 +217,11 @@ def test_the_rules_code_cache_of_an_optimized_run_is_its_own(tmp_path) -> None:
     shutil.copytree(Path(memlint.__file__).resolve().parent, package)
     for cached in (package / "rules" / "__pycache__").glob("rules.*.marshal"):
         cached.unlink()
-    code = (
-        "import sys\n"
-        f"sys.path.insert(0, {str(tmp_path)!r})\n"
-        "from memlint.rules import load_rule\n"
-        "print(bool(load_rule('id.id001_name_filename_mismatch').__doc__))\n"
-    )
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
-    }
     runs = [
-        subprocess.run(
-            [sys.executable, *flags, "-c", code], capture_output=True, text=True, env=env
-        ).stdout
+        _run_rule_in_copy(package, *flags, show="__doc__ is not None")
         for flags in (["-OO"], [], ["-OO"])
     ]
-    assert runs == ["False\n", "True\n", "False\n"]
+    assert runs == ["False", "True", "False"]
     assert len(list((package / "rules" / "__pycache__").glob("rules.*.marshal"))) == 2
 
 

@@ -12,7 +12,6 @@ or elsewhere."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memlint import engine
-from memlint.cli import main
+from tests.helpers import FuzzStore, check_json
 
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "50"))
 SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261203"))
@@ -53,26 +52,9 @@ def memory_text(rng: random.Random, name: str) -> str:
     )
 
 
-class Store:
+class Store(FuzzStore):
     def __init__(self, root: Path, rng: random.Random) -> None:
-        self.root = root
-        self.rng = rng
-        root.mkdir(parents=True)
-        for i in range(COUNT):
-            self.write(f"m{i}.md", memory_text(rng, f"m{i}"))
-        self.write_index()
-        self.write(".memlint.toml", CONFIG)
-
-    def write(self, rel: str, text: str) -> None:
-        (self.root / rel).write_text(text, encoding="utf-8")
-
-    def memories(self) -> list[str]:
-        return sorted(p.name for p in self.root.glob("*.md") if p.name != "MEMORY.md")
-
-    def write_index(self) -> None:
-        rels = [rel for rel in self.memories() if self.rng.random() < 0.85]
-        lines = [f"- [{Path(rel).stem}]({rel}) — fact about {Path(rel).stem}" for rel in rels]
-        self.write("MEMORY.md", "# Index\n\n" + "\n".join(lines) + "\n")
+        super().__init__(root, rng, memory_text, count=COUNT, config=CONFIG, indexed=0.85)
 
     def edit(self, rel: str) -> None:
         path = self.root / rel
@@ -129,14 +111,6 @@ class Store:
         return f"edit {rels}", rels
 
 
-def run(capsys, *args: str) -> list[dict]:
-    capsys.readouterr()
-    status = main(["check", "--output-format", "json", "--exit-zero", *args])
-    out = capsys.readouterr().out
-    assert status == 0, out
-    return json.loads(out)
-
-
 def test_named_runs_report_what_the_whole_store_reports_on_them(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,20 +118,20 @@ def test_named_runs_report_what_the_whole_store_reports_on_them(
     store = Store(tmp_path / "mem", rng)
     monkeypatch.chdir(store.root)
     cache = ["--cache-dir", str(tmp_path / "cache")]
-    run(capsys, ".", *cache)
+    check_json(capsys, ".", *cache)
     history = []
     for step in range(STEPS):
         done, changed = store.step()
         history.append(done)
-        reference = run(capsys, ".", "--no-cache")
+        reference = check_json(capsys, ".", "--no-cache")
         others = rng.sample(store.memories(), k=rng.randint(0, 2))
         named = sorted({*changed, *others} & {*store.memories(), "MEMORY.md"})
         if named:
             expected = [d for d in reference if d["filename"] in named]
-            got = run(capsys, *named, *cache)
+            got = check_json(capsys, *named, *cache)
             assert got == expected, f"named {named}, seed {SEED}, step {step}: {history}"
         if rng.random() < 0.3:
-            got = run(capsys, ".", *cache)
+            got = check_json(capsys, ".", *cache)
             assert got == reference, f"whole store, seed {SEED}, step {step}: {history}"
 
 
@@ -172,15 +146,15 @@ def test_a_named_run_keeps_the_whole_store_reuse(
         os.utime(path, ns=(aged, aged))
     monkeypatch.chdir(store.root)
     cache = ["--cache-dir", str(tmp_path / "cache")]
-    run(capsys, ".", *cache)
+    check_json(capsys, ".", *cache)
     whole = {p: p.read_bytes() for p in (tmp_path / "cache").glob("store-*.files.pickle")}
     whole.update({p: p.read_bytes() for p in (tmp_path / "cache").glob("store-*.index")})
     assert len(whole) == 2
     (store.root / "m3.md").write_text(
         (store.root / "m3.md").read_text(encoding="utf-8") + "\nmore words\n", encoding="utf-8"
     )
-    reference = run(capsys, ".", "--no-cache")
-    assert run(capsys, "m3.md", *cache) == [d for d in reference if d["filename"] == "m3.md"]
+    reference = check_json(capsys, ".", "--no-cache")
+    assert check_json(capsys, "m3.md", *cache) == [d for d in reference if d["filename"] == "m3.md"]
     assert all(path.read_bytes() == data for path, data in whole.items())
     reused = []
     rerun_tied = engine._rerun_tied
@@ -191,5 +165,5 @@ def test_a_named_run_keeps_the_whole_store_reuse(
         return found
 
     monkeypatch.setattr(engine, "_rerun_tied", counted)
-    assert run(capsys, ".", *cache) == reference
+    assert check_json(capsys, ".", *cache) == reference
     assert reused == [True]
