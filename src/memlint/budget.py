@@ -187,7 +187,7 @@ def describe(result: LoadResult) -> str:
 
 def loaded_text(stores, settings) -> str:
     """``--show-loaded``: every store's index as the loader sees it."""
-    from memlint.textutil import escape
+    from memlint.textutil import escape, shown
 
     limits = loader_limits(settings.shared_value)
     out: list[str] = []
@@ -197,11 +197,11 @@ def loaded_text(stores, settings) -> str:
             continue
         text = index.file.text or ""
         result = simulate(text, index.body_start, **limits)
-        out.append(f"==> {escape(index.file.display)} ({store.profile})\n")
+        out.append(f"==> {shown(index.file.display)} ({store.profile})\n")
         if result.stripped:
             out.append(f"      (stripped as HTML comments: {_ranges(result.stripped)})\n")
-        shown = replace(result, lines=_masked_lines(text, result.lines))
-        out.extend(escape(line) + "\n" for line in describe(shown).splitlines())
+        masked = replace(result, lines=_masked_lines(text, result.lines))
+        out.extend(escape(line) + "\n" for line in describe(masked).splitlines())
     return "".join(out)
 
 

@@ -799,9 +799,9 @@ def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) 
     try:
         found = cache_folder(cache_dir, cwd, create)
     except CacheRefused as exc:
-        from memlint.textutil import escape
+        from memlint.textutil import shown
 
-        print(f"memlint: warning: {escape(str(exc))}; running without the cache", file=sys.stderr)
+        print(f"memlint: warning: {shown(str(exc))}; running without the cache", file=sys.stderr)
         return None
     if found is None:
         return None

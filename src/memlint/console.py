@@ -14,7 +14,7 @@ from collections import Counter
 
 from memlint.diagnostics import Applicability, Diagnostic, Severity, applicable
 from memlint.records import dataclass
-from memlint.textutil import escape, plural
+from memlint.textutil import plural, shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -33,19 +33,19 @@ class OutputError(Exception):
 
 
 def error(message: str) -> int:
-    """Print ``memlint: error: MESSAGE`` (escaped) on stderr; the exit status of errors."""
-    print(f"memlint: error: {escape(message)}", file=sys.stderr)
+    """Print ``memlint: error: MESSAGE`` (masked, escaped) on stderr; the exit status of errors."""
+    print(f"memlint: error: {shown(message)}", file=sys.stderr)
     return EXIT_ERROR
 
 
 def say(text: str) -> None:
-    """Print ``memlint: TEXT`` on stderr (``text`` is escaped by the caller)."""
+    """Print ``memlint: TEXT`` on stderr (the caller passes what it names through ``shown``)."""
     print(f"memlint: {text}", file=sys.stderr)
 
 
 def skipping(path: str, why: str) -> None:
     """A config file passed over (another tool's ``.memlint.toml``)."""
-    say(f"skipping {escape(path)}: {escape(why)}")
+    say(f"skipping {shown(path)}: {shown(why)}")
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def render_report(report: Report, options: ReportOptions) -> str:
 def barren_paths(barren: list[tuple[str, str]]) -> bool:
     """Print an error for each folder named that holds no store; whether there was one."""
     for raw, reason in barren:
-        say(f"error: {escape(raw)}: {reason}")
+        say(f"error: {shown(raw)}: {reason}")
     return bool(barren)
 
 
@@ -238,7 +238,7 @@ def show_fixes_text(fixed: list[Diagnostic]) -> str:
 
     from memlint.rules import rule_title
 
-    def shown(path: str, diagnostic: Diagnostic) -> str:
+    def display_of(path: str, diagnostic: Diagnostic) -> str:
         """How ``path`` (a file a fix edits) is shown, in the style of the diagnostic's."""
         if path == diagnostic.path:
             return diagnostic.display_path
@@ -250,10 +250,10 @@ def show_fixes_text(fixed: list[Diagnostic]) -> str:
     for diagnostic in fixed:
         edits = diagnostic.fix.edits if diagnostic.fix else ()
         for path in dict.fromkeys(edit.path for edit in edits):
-            per_file.setdefault(shown(path, diagnostic), Counter())[diagnostic.code] += 1
+            per_file.setdefault(display_of(path, diagnostic), Counter())[diagnostic.code] += 1
     lines = [f"Fixed {plural(len(fixed), 'problem')}:"]
     for display, counts in sorted(per_file.items()):
-        lines.append(f"- {escape(display)}:")
+        lines.append(f"- {shown(display)}:")
         for code, count in sorted(counts.items()):
             name = rule_title(code)
             lines.append(f"    {count} × {code} ({name})" if name else f"    {count} × {code}")
@@ -265,28 +265,28 @@ def files_text(stores, notices: list[str] | tuple[str, ...] = ()) -> str:
     out = []
     for store in stores:
         out.append(
-            f"{escape(store.display_root)}: profile {store.profile} "
-            f"({escape(store.profile_reason)}); store because it {escape(store.reason)}\n"
+            f"{shown(store.display_root)}: profile {store.profile} "
+            f"({shown(store.profile_reason)}); store because it {shown(store.reason)}\n"
         )
         if store.index is not None:
-            out.append(f"  index   {escape(store.index.file.display)}\n")
+            out.append(f"  index   {shown(store.index.file.display)}\n")
         for memory in store.memories:
-            out.append(f"  memory  {escape(memory.file.display)}\n")
+            out.append(f"  memory  {shown(memory.file.display)}\n")
         for source in store.files:
             if source.text is None:
-                out.append(f"  unread  {escape(source.display)}\n")
+                out.append(f"  unread  {shown(source.display)}\n")
         for source in store.notes:
-            out.append(f"  notes   {escape(source.display)}\n")
+            out.append(f"  notes   {shown(source.display)}\n")
         for rel in store.excluded:
-            out.append(f"  excluded {escape(rel)}\n")
+            out.append(f"  excluded {shown(rel)}\n")
         for skipped in store.skipped:
-            out.append(f"  skipped {escape(skipped.display)} ({escape(skipped.detail)})\n")
+            out.append(f"  skipped {shown(skipped.display)} ({shown(skipped.detail)})\n")
         for display, why in store.other_jsonl:
             out.append(
-                f"  jsonl   {escape(display)} (not a note store: {escape(why)}; checked for "
+                f"  jsonl   {shown(display)} (not a note store: {shown(why)}; checked for "
                 "privacy and encoding only; list it in `notes` to lint it as one)\n"
             )
-    out.extend(f"{escape(notice)}\n" for notice in notices)
+    out.extend(f"{shown(notice)}\n" for notice in notices)
     return "".join(out)
 
 
@@ -299,7 +299,7 @@ def warn_unchecked(args, settings: Settings, notices: list[str]) -> list[str]:
         return notices
     unchecked = [notice for notice in notices if NOT_CHECKED in notice]
     for notice in unchecked:
-        say(f"warning: {escape(notice)}")
+        say(f"warning: {shown(notice)}")
     return [notice for notice in notices if notice not in unchecked]
 
 
@@ -307,7 +307,7 @@ def no_store_found(notices: list[str]) -> None:
     """Say on stderr that no store was found, and what was passed over and why."""
     say("no memory store found (a folder with MEMORY.md)")
     for notice in notices:
-        say(escape(notice))
+        say(shown(notice))
 
 
 def settings_for_paths_text(tree: SettingsTree, paths: list[str]) -> str:
@@ -327,7 +327,7 @@ def settings_for_paths_text(tree: SettingsTree, paths: list[str]) -> str:
         root = finder.store_of(folder)
         if root is not None and root.holds(path if folder != path else path + os.sep):
             folder = root.path
-        texts.append(f"Settings for {escape(raw)}\n" + settings_text(tree.for_folder(folder)))
+        texts.append(f"Settings for {shown(raw)}\n" + settings_text(tree.for_folder(folder)))
     return "\n\n".join(texts)
 
 
@@ -336,11 +336,9 @@ def settings_text(settings: Settings) -> str:
     from memlint.config import SHOWN_FIELDS
 
     origins = dict(settings.origins)
-    lines = [f"Settings path: {escape(settings.config_path or '(none)')}"]
-    lines.extend(
-        f"Skipped: {escape(path)} ({escape(why)})" for path, why in settings.skipped_configs
-    )
+    lines = [f"Settings path: {shown(settings.config_path or '(none)')}"]
+    lines.extend(f"Skipped: {shown(path)} ({shown(why)})" for path, why in settings.skipped_configs)
     for key in SHOWN_FIELDS:
         origin = origins.get(key, "default")
-        lines.append(f"{key} = {getattr(settings, key)!r}  # {escape(origin)}")
+        lines.append(f"{key} = {shown(repr(getattr(settings, key)))}  # {shown(origin)}")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ import difflib
 from memlint.diagnostics import Edit
 from memlint.privacy import mask_text
 from memlint.records import dataclass, replace
-from memlint.textutil import escape
+from memlint.textutil import escape, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +61,12 @@ def diff_text(changes: list[FileChange]) -> str:
         new = _split_lines(change.new)
         crlf = all(line.endswith("\r\n") for line in (*old, *new) if line.endswith("\n"))
         ending = "\r\n" if crlf else "\n"
-        old_name = "/dev/null" if change.old is None else escape(change.display)
+        old_name = "/dev/null" if change.old is None else shown(change.display)
         lines = difflib.unified_diff(
             [_display(line, ending) for line in old],
             [_display(line, ending) for line in new],
             old_name,
-            escape(change.display),
+            shown(change.display),
             lineterm="",
         )
         out.extend(line + "\n" for line in lines)

@@ -25,7 +25,7 @@ from memlint.engine import lint_store
 from memlint.records import dataclass, field, replace
 from memlint.sources.yamledit import frontmatter_change
 from memlint.store import Store
-from memlint.textutil import escape
+from memlint.textutil import shown
 from memlint.transaction import nearest_root
 
 MAX_ITERATIONS = 100
@@ -133,7 +133,7 @@ def fix_paths(
         outcome = _settle(finder, settings, rules, unsafe, frozen, withheld)
         outcome.notices = finder.discovery.notices
         outcome.errors += [  # a file the user protected fails the run, as a failed write does
-            f"{escape(finder.display(path))}: {reason}"
+            f"{shown(finder.display(path))}: {reason}"
             for path, reason in frozen.items()
             if reason == writer.READ_ONLY
         ]
@@ -192,7 +192,7 @@ def _withheld_notes(outcome: FixOutcome, withheld: dict[tuple, str]) -> list[str
         reason = _withheld_reason(diagnostic, withheld)
         if reason is not None and reason.startswith("it would add"):
             notes.append(
-                f"{escape(diagnostic.display_path)}: {diagnostic.code} fix withheld: {reason}"
+                f"{shown(diagnostic.display_path)}: {diagnostic.code} fix withheld: {reason}"
             )
     return notes
 
@@ -264,7 +264,7 @@ def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcom
         )
         if not suspects:
             break
-        what = ", ".join(f"{c} in {escape(where)}" for (c, _), where in sorted(here.items()))
+        what = ", ".join(f"{c} in {shown(where)}" for (c, _), where in sorted(here.items()))
         reason = f"it would add {what} (a safe fix may only remove findings)"
         cleared_at, still_at = len(suspects), 0  # withholding the first k: clears / does not
         while cleared_at - still_at > 1:
@@ -386,7 +386,7 @@ def _plan(finder, candidates, frozen, refused) -> list[tuple[Store, Diagnostic]]
         reason = _invalid(finder, store, fix, frozen)
         if reason is not None:
             refused[(diagnostic.code, fix)] = (
-                f"{escape(diagnostic.display_path)}: {diagnostic.code} fix not applied: {reason}"
+                f"{shown(diagnostic.display_path)}: {diagnostic.code} fix not applied: {reason}"
             )
             continue
         code = diagnostic.code

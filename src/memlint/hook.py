@@ -88,9 +88,9 @@ class _Skip(Exception):
 
 
 def _log(message: str) -> None:
-    from memlint.textutil import escape
+    from memlint.textutil import shown
 
-    print(f"memlint: hook: {escape(message)}", file=sys.stderr)
+    print(f"memlint: hook: {shown(message)}", file=sys.stderr)
 
 
 def _read_event() -> dict:

@@ -14,7 +14,7 @@ import os
 import shutil
 import sys
 
-from memlint.textutil import escape
+from memlint.textutil import shown
 
 COMMAND = "memlint hook claude-code"
 TOOL_MATCHER = "Write|Edit|MultiEdit"
@@ -108,7 +108,7 @@ def run_hook_command(args, parser) -> int:
         else:
             uninstall(data)
         if json.dumps(data) == unchanged:
-            print(f"memlint: {escape(path)} already {_done(args.hook_command)}")
+            print(f"memlint: {shown(path)} already {_done(args.hook_command)}")
             return 0
         new = dump(data, old)
         if args.dry_run:
@@ -116,9 +116,9 @@ def run_hook_command(args, parser) -> int:
             return 0
         _write(path, old, new)
     except SettingsError as exc:
-        print(f"memlint: error: {escape(str(exc))}", file=sys.stderr)
+        print(f"memlint: error: {shown(str(exc))}", file=sys.stderr)
         return 2
-    print(f"memlint: {escape(path)}: memlint's hooks {_done(args.hook_command)}")
+    print(f"memlint: {shown(path)}: memlint's hooks {_done(args.hook_command)}")
     if args.hook_command == "install" and shutil.which("memlint") is None:
         print(
             "memlint: warning: `memlint` is not on PATH, so Claude Code cannot run the hook; "

@@ -884,6 +884,13 @@ def mask_text(text: str) -> str:
     return mask_spans(text, found) if found else text
 
 
+def mask_secrets(text: str) -> str:
+    """``text`` with credentials and passwords in URLs masked (same length), but no PII:
+    for paths, settings and errors, where a user name or a long number names a file."""
+    found = _without_overlaps([*find_credentials(text), *find_url_passwords(text)])
+    return mask_spans(text, found) if found else text
+
+
 def _without_overlaps(found: list[Finding]) -> list[Finding]:
     result: list[Finding] = []
     for finding in sorted(found, key=lambda f: (f.start, -(f.end - f.start))):

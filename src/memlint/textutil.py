@@ -20,6 +20,14 @@ def escape(text: str) -> str:
     return "".join(ch if ch.isprintable() else escape_char(ch) for ch in text)
 
 
+def shown(text: str) -> str:
+    """``text`` as memlint prints it outside a diagnostic (a path, a setting, an error):
+    secrets masked (:func:`memlint.privacy.mask_secrets`), then escaped."""
+    from memlint.privacy import mask_secrets
+
+    return escape(mask_secrets(text))
+
+
 def escape_char(ch: str) -> str:
     """``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN`` for one character (YAML and Python agree)."""
     code = ord(ch)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from memlint import writer
 from memlint.edits import FileChange
-from memlint.textutil import escape
+from memlint.textutil import shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def remove_stale_temps(stores: list[Store], warnings: list[str]) -> None:
     directories = {store.root for store in stores}
     directories.update(os.path.dirname(s.path) for store in stores for s in store.files)
     for path in writer.remove_stale_temps(directories):
-        warnings.append(f"removed {escape(path)} left by an interrupted run")
+        warnings.append(f"removed {shown(path)} left by an interrupted run")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -61,7 +61,7 @@ def interrupted_text(exc: KeyboardInterrupt) -> str:
         return "no file was changed"
     if not exc.written:
         return "the files being written were restored; no file was changed"
-    written = ", ".join(map(escape, exc.written))
+    written = ", ".join(map(shown, exc.written))
     return f"the files being written were restored; already written: {written}"
 
 
@@ -80,16 +80,16 @@ def commit(stores: list[Store], changes: list[FileChange], errors: list[str]) ->
             writer.commit(store.root, [writer.Change(c.path, c.old, c.new) for c in mine])
         except writer.WriteError as exc:
             if exc.left_changed:
-                left = ", ".join(escape(path) for path in exc.left_changed)
+                left = ", ".join(shown(path) for path in exc.left_changed)
                 errors.append(
-                    f"{escape(exc.path)}: {escape(exc.reason)}; the rollback failed: "
-                    f"{left} left changed, the other files of {escape(store.display_root)} "
+                    f"{shown(exc.path)}: {shown(exc.reason)}; the rollback failed: "
+                    f"{left} left changed, the other files of {shown(store.display_root)} "
                     "restored"
                 )
             else:
                 errors.append(
-                    f"{escape(exc.path)}: {escape(exc.reason)}; "
-                    f"no file of {escape(store.display_root)} was changed"
+                    f"{shown(exc.path)}: {shown(exc.reason)}; "
+                    f"no file of {shown(store.display_root)} was changed"
                 )
             failed.update(c.path for c in mine)
         except KeyboardInterrupt:

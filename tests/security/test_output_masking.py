@@ -274,3 +274,73 @@ def test_hook_install_dry_run_masks_the_settings_it_shows(tmp_path):
     output = _memlint(tmp_path, "hook", "install", "--scope", "project", "--dry-run")
     assert b'"GITHUB_TOKEN": "ghp_*****' in output and b"memlint hook claude-code" in output
     assert _leaks(output, {"env": token}) == []
+
+
+@pytest.fixture
+def named_after_tokens(tmp_path) -> tuple[Path, dict[str, str]]:
+    """A store below a folder named after one token, holding a memory file named after
+    another (ID001, LK001 and FM007 report on it, IX003 quotes it from the index)."""
+    tokens = {place: _token() for place in ("folder", "file")}
+    root = tmp_path / tokens["folder"]
+    write_files(
+        root / "s",
+        {
+            "MEMORY.md": f"- [x]({tokens['file']}.md) — x\n- [gone](gone.md) — gone\n",
+            f"{tokens['file']}.md": "---\nname: x\ndescription: x\n---\nSee [[nowhere]].\n",
+        },
+    )
+    return root, tokens
+
+
+@pytest.mark.parametrize("output_format", FORMATS)
+def test_no_format_prints_a_secret_in_a_path(named_after_tokens, output_format):
+    root, tokens = named_after_tokens
+    output = b""
+    for where in ("s", str(root / "s")):  # paths relative to the working folder, and absolute
+        output += _memlint(root, "check", where, "--no-cache", "--output-format", output_format)
+    output += _memlint(
+        root, "check", f"s/{tokens['file']}.md", "--no-cache", "--output-format", output_format
+    )
+    assert b"ghp_*****" in output and b"ID001" in output
+    assert _leaks(output, tokens) == []
+
+
+def test_a_path_masked_keeps_its_source_snippet(named_after_tokens):
+    root, tokens = named_after_tokens
+    output = _memlint(root, "check", "s", "--no-cache", "--select", "LK001").decode()
+    assert f"--> s/{tokens['file'][:4]}*****" in output  # the location, masked
+    assert "See [[nowhere]]." in output  # the snippet of the file it names
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        ["--diff"],
+        ["--show-files"],
+        ["--statistics"],
+        ["--fix", "--show-fixes"],
+        ["--show-settings"],
+    ],
+    ids=" ".join,
+)
+def test_no_mode_prints_a_secret_in_a_path(named_after_tokens, mode):
+    root, tokens = named_after_tokens
+    output = _memlint(root, "check", f"s/{tokens['file']}.md", "--no-cache", *mode)
+    output += _memlint(root, "check", str(root / "s"), "--no-cache", *mode)
+    assert _leaks(output, tokens) == []
+
+
+def test_errors_and_settings_mask_the_secrets_they_quote(tmp_path):
+    """A path that does not exist and a config value are quoted on stderr, masked."""
+    tokens = {place: _token() for place in ("missing", "select")}
+    (tmp_path / "pyproject.toml").write_text(f'[tool.memlint]\nselect = ["{tokens["select"]}"]\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "memlint", "check", f"{tokens['missing']}.md"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2 and b"memlint: error: " in proc.stderr
+    assert b"ghp_*****" in proc.stderr
+    assert _leaks(proc.stdout + proc.stderr, tokens) == []

@@ -10,7 +10,7 @@ from memlint.config import ConfigError, Overrides, resolve_settings, validate_se
 from memlint.console import EXIT_ERROR, EXIT_OK
 from memlint.diagnostics import Severity
 from memlint.replay import recording
-from memlint.textutil import escape
+from memlint.textutil import shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def check(args: argparse.Namespace) -> int:
         if (args.staged or args.auto_memory) and not (paths or touched or stdin):
             report = sys.stdout if args.show_files else (None if args.quiet else sys.stderr)
             for notice in notices if report else ():
-                print(f"{'' if args.show_files else 'memlint: '}{escape(notice)}", file=report)
+                print(f"{'' if args.show_files else 'memlint: '}{shown(notice)}", file=report)
             return EXIT_OK
         if args.show_files or args.show_loaded:
             return show_stores(args, paths, tree, stdin, caches, touched, notices)
@@ -103,7 +103,7 @@ def check(args: argparse.Namespace) -> int:
     barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
     if console.barren_paths(barren):
         for notice in notices:
-            console.say(escape(notice))
+            console.say(shown(notice))
         return EXIT_ERROR
     notices = console.warn_unchecked(args, settings, notices)
     output = console.render_report(report, console.ReportOptions.from_args(args))
@@ -131,7 +131,7 @@ def show_stores(args, paths, tree, stdin, caches, touched, notices) -> int:
     roots = [store.root for store in stores]
     if console.barren_paths(api.barren_paths(args.paths, roots, settings, tree.settings_for)):
         for notice in notices:
-            console.say(escape(notice))
+            console.say(shown(notice))
         return EXIT_ERROR
     if args.show_files:
         sys.stdout.write(console.files_text(stores, notices))

@@ -6,7 +6,7 @@ import os
 
 from memlint import console
 from memlint.console import EXIT_OK
-from memlint.textutil import escape
+from memlint.textutil import shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -21,5 +21,5 @@ def run(args: argparse.Namespace) -> int:
         removed = remove_cache(directory)
     except OSError as exc:
         return console.error(str(exc))
-    print(f"{'Removed' if removed else 'No cache at'} {escape(directory)}")
+    print(f"{'Removed' if removed else 'No cache at'} {shown(directory)}")
     return EXIT_OK

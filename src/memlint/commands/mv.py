@@ -8,7 +8,7 @@ import sys
 
 from memlint import console
 from memlint.console import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
-from memlint.textutil import escape, plural
+from memlint.textutil import plural, shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -28,21 +28,21 @@ def run(args: argparse.Namespace) -> int:
         plan = plan_move(args.old, args.new, tree.base, cwd)
         display_target = display_path(plan.target, cwd)
         if args.dry_run:
-            print(f"Would rename {escape(plan.memory.file.display)} -> {escape(display_target)}")
+            print(f"Would rename {shown(plan.memory.file.display)} -> {shown(display_target)}")
             sys.stdout.write(diff_text(plan.changes))
             return EXIT_OK
         commit_move(plan)
     except (MoveError, UsageError, ConfigError) as exc:
         return console.error(str(exc))
     except writer.WriteError as exc:
-        console.say(f"error: {escape(exc.path)}: {escape(exc.reason)}")
+        console.say(f"error: {shown(exc.path)}: {shown(exc.reason)}")
         return EXIT_ERROR
     except KeyboardInterrupt:
         console.say("interrupted; every file was restored, nothing renamed")
         return EXIT_INTERRUPTED
     edited = sum(1 for change in plan.changes if change.path != plan.source)
     print(
-        f"Renamed {escape(plan.memory.file.display)} -> {escape(display_target)}; "
+        f"Renamed {shown(plan.memory.file.display)} -> {shown(display_target)}; "
         f"updated {plural(plan.references, 'reference')} in {plural(edited, 'other file')}."
     )
     return EXIT_OK

@@ -2,8 +2,10 @@
 
 :func:`render` is where diagnostics leave memlint: every message, note, fix title and
 fix content is masked there (:func:`memlint.privacy.mask_text`) before any renderer
-sees it, so no rule can print a secret the privacy rules would mask. Only the copy
-that is shown is masked; ``--fix`` applies the diagnostics it was given, unmasked.
+sees it, so no rule can print a secret the privacy rules would mask; so are the
+secrets in paths (:func:`memlint.privacy.mask_secrets`: a file named after a token
+is shown with the token masked, in every format). Only the copy that is shown is
+masked; ``--fix`` applies the diagnostics it was given, unmasked.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from memlint.diagnostics import Diagnostic, Fix
-from memlint.privacy import mask_text
+from memlint.privacy import mask_secrets, mask_text
 from memlint.records import dataclass, field, replace
 
 RENDERERS = {
@@ -32,7 +34,45 @@ def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
     module, function = RENDERERS[output_format]
     name = f"memlint.output.{module}"
     renderer = getattr(sys.modules.get(name) or __import__(name, fromlist=[function]), function)
-    return renderer([masked(d) for d in diagnostics], ctx)
+    paths = ShownPaths()
+    shown = [paths.of(masked(d)) for d in diagnostics]
+    return renderer(shown, paths.context(ctx))
+
+
+class ShownPaths:
+    """Paths as they are shown: secrets masked, each path once."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        shown = self.shown.get(path)
+        if shown is None:
+            shown = self.shown[path] = mask_secrets(path)
+        return shown
+
+    def of(self, diagnostic: Diagnostic) -> Diagnostic:
+        """``diagnostic`` with its paths (and its fix's) as shown."""
+        path, display_path = self(diagnostic.path), self(diagnostic.display_path)
+        fix = diagnostic.fix
+        if fix is not None and any(self(edit.path) != edit.path for edit in fix.edits):
+            edits = tuple(replace(edit, path=self(edit.path)) for edit in fix.edits)
+            fix = Fix(edits, fix.applicability, fix.title)
+        if (path, display_path, fix) == (diagnostic.path, diagnostic.display_path, diagnostic.fix):
+            return diagnostic
+        return replace(diagnostic, path=path, display_path=display_path, fix=fix)
+
+    def context(self, ctx: RenderContext) -> RenderContext:
+        """``ctx`` with the working folder as shown and the sources keyed by shown paths
+        (two files whose shown paths coincide lose their snippets, never swap them)."""
+        cwd = self(ctx.cwd)
+        sources: dict = {}
+        for path, source in ctx.sources.items():
+            key = self(path)
+            sources[key] = None if key in sources else source
+        if cwd == ctx.cwd and all(key in ctx.sources for key in sources):
+            return ctx
+        return replace(ctx, cwd=cwd, sources=sources)
 
 
 def masked(diagnostic: Diagnostic) -> Diagnostic:

@@ -34,7 +34,7 @@ import sys
 from memlint import gitbase
 from memlint.diagnostics import Severity
 from memlint.rules.base import ALL_PROFILES, RuleMeta, Scope
-from memlint.textutil import escape
+from memlint.textutil import escape, shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     except gitbase.GitUnavailable as exc:
         if str(exc) != gitbase.NOT_A_REPOSITORY:
             print(
-                f"memlint: GT001 skipped for {escape(store.display_root)}: {escape(str(exc))}",
+                f"memlint: GT001 skipped for {shown(store.display_root)}: {shown(str(exc))}",
                 file=sys.stderr,
             )
         return

@@ -31,7 +31,7 @@ from memlint.diagnostics import Position, Range, Severity
 from memlint.privacy import mask_text
 from memlint.rules.base import RuleMeta, Scope
 from memlint.rules.nt.common import NOTES
-from memlint.textutil import escape, shorten
+from memlint.textutil import escape, shorten, shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def check(ctx: RuleContext[Store], source: SourceFile) -> Iterator[Diagnostic]:
         return
     except gitbase.GitUnavailable as exc:
         print(
-            f"memlint: NT016 skipped for {escape(source.display)}: {escape(str(exc))}",
+            f"memlint: NT016 skipped for {shown(source.display)}: {shown(str(exc))}",
             file=sys.stderr,
         )
         return
