@@ -34,15 +34,27 @@ def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
     module, function = RENDERERS[output_format]
     name = f"memlint.output.{module}"
     renderer = getattr(sys.modules.get(name) or __import__(name, fromlist=[function]), function)
-    paths = ShownPaths()
-    shown = [paths.of(masked(d)) for d in diagnostics]
-    return renderer(shown, paths.context(ctx))
+    diagnostics = [masked(d) for d in diagnostics]
+    paths = ShownPaths(diagnostics, ctx)
+    if paths.hold_secrets:
+        diagnostics = [paths.of(d) for d in diagnostics]
+        ctx = paths.context(ctx)
+    return renderer(diagnostics, ctx)
 
 
 class ShownPaths:
-    """Paths as they are shown: secrets masked, each path once."""
+    """The paths of a report as they are shown: secrets masked. One pass over them all
+    finds none in nearly every report; only then is each path masked on its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, diagnostics: list[Diagnostic], ctx: RenderContext) -> None:
+        paths = {ctx.cwd, *ctx.sources}
+        for diagnostic in diagnostics:
+            paths.add(diagnostic.path)
+            paths.add(diagnostic.display_path)
+            if diagnostic.fix is not None:
+                paths.update(edit.path for edit in diagnostic.fix.edits)
+        joined = "\n".join(paths)
+        self.hold_secrets = mask_secrets(joined) != joined
         self.shown: dict[str, str] = {}
 
     def __call__(self, path: str) -> str:
@@ -65,14 +77,11 @@ class ShownPaths:
     def context(self, ctx: RenderContext) -> RenderContext:
         """``ctx`` with the working folder as shown and the sources keyed by shown paths
         (two files whose shown paths coincide lose their snippets, never swap them)."""
-        cwd = self(ctx.cwd)
         sources: dict = {}
         for path, source in ctx.sources.items():
             key = self(path)
             sources[key] = None if key in sources else source
-        if cwd == ctx.cwd and all(key in ctx.sources for key in sources):
-            return ctx
-        return replace(ctx, cwd=cwd, sources=sources)
+        return replace(ctx, cwd=self(ctx.cwd), sources=sources)
 
 
 def masked(diagnostic: Diagnostic) -> Diagnostic:
