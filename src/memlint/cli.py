@@ -453,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         status = replayed(args)  # nothing changed since a run recorded this one's output
         if status is not None:
             return status
+        from memlint.patterns import preload
+
+        preload()  # compiled patterns, before the modules that check compile theirs
         from memlint.commands import check
 
         return check.run(args)
@@ -476,6 +479,9 @@ def entry() -> None:
         status = main()
         sys.stdout.flush()
         sys.stderr.flush()
+        patterns = sys.modules.get("memlint.patterns")
+        if patterns is not None:  # (imported by the commands that compile many)
+            patterns.save()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         for stream in (sys.stdout, sys.stderr):  # what is still buffered goes nowhere
