@@ -73,8 +73,8 @@ import struct
 import sys
 import zlib
 from functools import partial
-from itertools import chain
-from operator import is_not, itemgetter
+from itertools import chain, compress, repeat, starmap
+from operator import attrgetter, is_not, itemgetter, not_
 
 from memlint import __version__
 from memlint.cachedir import CacheRefused, cache_folder, folder_name, seal, unseal
@@ -82,6 +82,7 @@ from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, 
 from memlint.records import NamedTuple
 from memlint.rules import is_rule_name
 from memlint.sources.document import BOM_BYTES, Known, SourceFile
+from memlint.store import Summary
 from memlint.suppression import DIRECTIVE_MARK
 
 FORMAT = 18  # 18: a memo holds why the profile is a guess
@@ -90,6 +91,8 @@ RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trust
 SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
 DIGEST_SIZE = 16
 RECORD_SIZE = SIGNATURE.size + DIGEST_SIZE + 1  # signature, digest, has-directive byte
+_REL = attrgetter("rel")
+_SIGNATURE_FIELDS = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_dev")
 
 
 class Memo(NamedTuple):
@@ -353,11 +356,36 @@ class StoreCache:
 
     # -- unchanged files by signature ------------------------------------------
 
-    def known(self, rel: str, sig: bytes | None) -> Known | None:
-        """What is known of ``rel`` if its signature is the one it had when read."""
+    def _records(self) -> dict[str, bytes]:
         if self._signatures is None:
             self._signatures = _load_signatures(self.files_path, self.key, self.secret)
-        found = self._signatures.get(rel)
+        return self._signatures
+
+    def known_many(self, rels: list[str], entries: list[os.DirEntry]) -> list[Known | None] | None:
+        """``known`` of each of ``rels`` (the files ``entries``, ``lstat`` now), compared
+        column-wise in C-level passes (a warm store's walk asks this of every file);
+        ``None`` when an ``lstat`` fails (the caller asks file by file)."""
+        try:
+            stats = [entry.stat(follow_symlinks=False) for entry in entries]
+            sigs = list(starmap(SIGNATURE.pack, map(_SIGNATURE_FIELDS, stats)))
+        except (OSError, struct.error):
+            return None
+        records = self._records()
+        found = list(map(records.get, rels, repeat(b"")))
+        hits = list(map(bytes.startswith, found, sigs))
+        self._signatures_seen.update(zip(compress(rels, hits), compress(found, hits), strict=True))
+        at, end = SIGNATURE.size, SIGNATURE.size + DIGEST_SIZE
+        digests = [record[at:end] for record in found]
+        marks = [record[-1:] == b"\x01" for record in found]
+        pairs = zip(digests, marks, strict=True)
+        known: list[Known | None] = list(map(tuple.__new__, repeat(Known), pairs))
+        for position in compress(range(len(hits)), map(not_, hits)):
+            known[position] = None
+        return known
+
+    def known(self, rel: str, sig: bytes | None) -> Known | None:
+        """What is known of ``rel`` if its signature is the one it had when read."""
+        found = self._records().get(rel)
         if found is None or sig is None or not found.startswith(sig):
             return None
         self._signatures_seen[rel] = found
@@ -454,17 +482,16 @@ class StoreCache:
             self._rows = _rows_of(_load(self.index_path, self.key, self.secret, columns=True))
         return self._rows
 
-    def summary(self, source: SourceFile) -> tuple[tuple, tuple | None] | None:
-        """``(summary facts, fingerprint or None)`` of ``source`` if cached for its
-        content (``facts.summary_facts``: name, description, has frontmatter, link
-        targets, profile signals, plain ASCII)."""
-        row = self.rows.get(source.rel)
-        if row is None or row[0] != self.digest(source):
-            return None
-        fingerprint = row[2]
-        if fingerprint is False:  # malformed when loaded (``_rows_of``)
-            return None
-        return row[1], fingerprint
+    def summaries(self, sources: list[SourceFile]) -> list[tuple | None]:
+        """``rows``' row of each of ``sources`` (digest, ``store.Summary``, fingerprint)
+        when it holds one for its content, else ``None``."""
+        rows = self.rows
+        found = list(map(rows.get, map(_REL, sources)))
+        digests = list(map(self.digest, sources))
+        return [
+            row if row is not None and row[0] == digest and row[2] is not False else None
+            for row, digest in zip(found, digests, strict=True)
+        ]
 
     def remember_memory(self, source: SourceFile, facts: tuple, summary: tuple) -> None:
         """Keep a memory just parsed: its facts (unless ``keep_facts`` is false) and its
@@ -743,10 +770,11 @@ def _rows_of(columns) -> dict[str, tuple]:
     if not _fingerprints(fingerprints):
         fingerprints = [f if f is None or _fingerprint(f) else False for f in fingerprints]
     size = DIGEST_SIZE
+    summaries = map(tuple.__new__, repeat(Summary), zip(*fields, strict=True))
     return {
         rel: (digests[i * size : (i + 1) * size], summary, fingerprint)
         for i, (rel, fingerprint, summary) in enumerate(
-            zip(rels, fingerprints, zip(*fields, strict=True), strict=True)
+            zip(rels, fingerprints, summaries, strict=True)
         )
     }
 

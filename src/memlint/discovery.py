@@ -450,6 +450,10 @@ class Discovery:
             if entries is None and rel_dir:  # memories under it would look missing (IX003)
                 unlistable = Skipped(directory, display_dir, "unlistable", "cannot be listed")
                 store.skipped.append(unlistable)
+            if cache is not None and entries and not (at_root and plan.content is not None):
+                entries = self._known_memories(
+                    entries, directory, rel_dir, display_dir, excluded, cache, memory_sources
+                )
             for entry in entries or []:
                 name = entry.name
                 if (
@@ -636,6 +640,56 @@ class Discovery:
                 store.notes.append(self._read(path, rel, self.display(path)))
             stores.append(store)
         return stores
+
+    def _known_memories(
+        self,
+        entries: list[os.DirEntry],
+        directory: str,
+        rel_dir: str,
+        display_dir: str,
+        excluded: _Excludes,
+        cache: StoreCache,
+        memory_sources: list[SourceFile],
+    ) -> list[os.DirEntry]:
+        """Take the memory files of ``directory`` (listed as ``entries``) whose names
+        alone decide that they are the store's, in bulk: their ``lstat`` signatures are
+        compared with the cache's in C-level passes, and each file it knows unchanged is
+        added to ``memory_sources`` unread. Returns the entries left for the walk's checks
+        one by one (folders, links, other files, names a pattern decides, overrides, and
+        the files changed since the cache read them)."""
+        names_out = self.pruner.plain_exclusions(directory)
+        if names_out is None or not excluded.names_only:
+            return entries
+        names_out = names_out | excluded.exact
+        plain, rest = [], []
+        for entry in entries:
+            name = entry.name
+            if (
+                name.endswith(".md")
+                and entry.is_file(follow_symlinks=False)
+                and name[0] != "."
+                and name not in names_out
+                and (rel_dir or name != INDEX_NAME)
+            ):
+                plain.append(entry)
+            else:
+                rest.append(entry)
+        if self.overrides:
+            rest += [entry for entry in plain if entry.path in self.overrides]
+            plain = [entry for entry in plain if entry.path not in self.overrides]
+        names = [entry.name for entry in plain]
+        rels = list(map(rel_dir.__add__, names))
+        known = cache.known_many(rels, plain)
+        if known is None:
+            return entries  # an lstat failed: file by file
+        deferred = SourceFile.deferred
+        read = self._read_deferred
+        for entry, rel, name, found in zip(plain, rels, names, known, strict=True):
+            if found is None:
+                rest.append(entry)  # changed: read by the walk (which releases texts)
+            else:
+                memory_sources.append(deferred(entry.path, rel, display_dir + name, found, read))
+        return rest
 
     def _read_memory(
         self, entry: os.DirEntry, rel: str, display: str, cache: StoreCache | None
@@ -930,6 +984,14 @@ class Pruner:
                 if reason is not None:
                     return f"{reason}, in {os.path.basename(folder)}/"
         return self._why(path, is_dir)
+
+    def plain_exclusions(self, folder: str) -> frozenset[str] | set[str] | None:
+        """The file names excluded in ``folder`` when a name alone decides whether one
+        of its files is passed over (``why_in``'s common case), else ``None``."""
+        excludes, _, respect_gitignore = self._rules_of(folder)
+        if not excludes.names_only or (respect_gitignore and self.gitignore.chain(folder)):
+            return None
+        return excludes.exact
 
     def why_in(self, folder: str, name: str, path: str) -> str | None:
         """``why`` for the file ``path``, named ``name``, in ``folder`` (a walk's entry)."""

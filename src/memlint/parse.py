@@ -101,17 +101,18 @@ def load_memories(
     With ``early``, a pool that parses also runs the one-file rules (see ``_one_pass``)."""
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
-    loader = cached_loader(cache) if cache is not None else None
-    for position, source in enumerate(sources):
-        known = cache.summary(source) if cache is not None else None
-        if known is None:
-            missing.append(position)
-            continue
-        summary, fingerprint = known
-        stem = source.rel.rsplit("/", 1)[-1][:-3]
-        memories[position] = Memory(
-            source, stem, loader=loader, summary=Summary(*summary), fingerprint=fingerprint
-        )
+    if cache is not None:
+        known = cache.summaries(sources)
+        missing = [position for position, row in enumerate(known) if row is None]
+        summarized, loader = Memory.summarized, cached_loader(cache)
+        memories = [
+            None
+            if row is None
+            else summarized(source, source.rel.rsplit("/", 1)[-1][:-3], row[1], row[2], loader)
+            for source, row in zip(sources, known, strict=True)
+        ]
+    else:
+        missing = list(range(len(sources)))
     if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
         for position in missing:
             if sources[position].text is None:  # deferred, and found unreadable

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from enum import Enum
 from functools import cached_property
 
-from memlint.records import dataclass, field
+from memlint.records import NamedTuple, dataclass, field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
@@ -116,8 +116,7 @@ class Parsed:
     plain_ascii: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(NamedTuple):
     """What the cross-file rules and profile detection read of a memory, known without
     parsing it (kept for each file by the result cache): its ``name`` and
     ``description`` (strings, else ``None``), whether it has frontmatter, its
@@ -175,6 +174,23 @@ class Memory:
             summary.description if summary is not None else _UNSET
         )
         self._signals = summary.signals if summary is not None else None
+
+    @classmethod
+    def summarized(
+        cls,
+        file: SourceFile,
+        stem: str,
+        summary: Summary,
+        fingerprint: Fingerprint | None,
+        loader: Callable[[Memory], Parsed],
+    ) -> Memory:
+        """``Memory(file, stem, loader=loader, summary=summary, fingerprint=fingerprint)``
+        without its keyword handling (one per unchanged memory of a warm run)."""
+        memory = cls.__new__(cls)
+        memory.file, memory.stem, memory._parsed, memory._loader = file, stem, None, loader
+        memory._summary, memory._fingerprint, memory._supersession = summary, fingerprint, _UNSET
+        memory._name, memory._description, memory._signals = summary[0], summary[1], summary[4]
+        return memory
 
     def __repr__(self) -> str:
         return f"Memory({self.file.rel!r})"
