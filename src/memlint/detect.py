@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from operator import attrgetter
 
 from memlint.privacy import LazyPattern
 from memlint.records import NamedTuple, dataclass
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from memlint.config import StoreConfig
     from memlint.store import Memory, Store
 
+_SIGNALS = attrgetter("signals")
 TYPED_STEM = re.compile(r"(?:user|feedback|project|reference)_")
 PREFIXED_STEM = re.compile(r"[a-z][a-z0-9]{1,20}_.")
 TYPE_LINE = LazyPattern(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['\"]?\s*$", re.M)
@@ -145,10 +147,18 @@ def store_signals(store: Store, bodies: bool = False) -> Signals:
     only with ``bodies`` (that reads every file, which a cached run otherwise skips)."""
     found = Signals(total=len(store.memories), sections=0 if bodies else -1)
     kinds: dict[tuple[int, bool], int] = {}  # (signals, has sections) -> how many memories
-    for memory in store.memories:
-        bits = signals_of(memory)
-        sections = bodies and bool(SECTION_LABEL.search(memory.file.text or "", memory.body_start))
-        kinds[bits, sections] = kinds.get((bits, sections), 0) + 1
+    if bodies:
+        for memory in store.memories:
+            bits = signals_of(memory)
+            sections = bool(SECTION_LABEL.search(memory.file.text or "", memory.body_start))
+            kinds[bits, sections] = kinds.get((bits, sections), 0) + 1
+    else:  # one C-level count of the signals the memories know (from the cache)
+        from collections import Counter
+
+        known = list(map(_SIGNALS, store.memories))
+        if None in known or min(known, default=0) < 0:
+            known = list(map(signals_of, store.memories))
+        kinds = {(bits, False): count for bits, count in Counter(known).items()}
     for (bits, sections), count in kinds.items():  # a few kinds, however many memories
         found.typed_stem += count * bool(bits & TYPED_STEM_SIGNAL)
         found.top_type += count * bool(bits & TOP_TYPE_SIGNAL)

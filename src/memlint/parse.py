@@ -4,6 +4,8 @@ parsed values loaded only when a rule asks for them."""
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from memlint.detect import signals_of
 from memlint.facts import memory_facts, rebuild_memory, rebuild_parsed, summary_facts
 from memlint.parallel import Batch, pool_size
@@ -65,7 +67,8 @@ def load_index(source: SourceFile, cache: StoreCache | None = None) -> Index:
     body_start = frontmatter.end if frontmatter is not None else 0
     known = cache.index_entries(source, body_start) if cache is not None else None
     if known is not None:
-        return Index(source, frontmatter, body_start, list(map(IndexEntry, *known)))
+        entries = list(map(tuple.__new__, repeat(IndexEntry), zip(*known, strict=True)))
+        return Index(source, frontmatter, body_start, entries)
     entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
     if cache is not None:
         columns = [[getattr(e, name) for e in entries] for name in IndexEntry.__match_args__]

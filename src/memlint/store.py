@@ -9,6 +9,8 @@ import stat
 from collections.abc import Callable
 from enum import Enum
 from functools import cached_property
+from itertools import compress, repeat
+from operator import attrgetter, is_not, or_
 
 from memlint.records import NamedTuple, dataclass, field
 
@@ -44,6 +46,37 @@ def fold(text: str) -> str:
     import unicodedata  # a C extension: loaded only for text that is not ASCII
 
     return unicodedata.normalize("NFC", text).casefold()
+
+
+def fold_all(texts: list[str]) -> list[str]:
+    """``fold`` of each of ``texts`` (lower-cased in one C-level pass when all are ASCII)."""
+    if all(map(str.isascii, texts)):
+        return list(map(str.lower, texts))
+    return list(map(fold, texts))
+
+
+def grouped(keys: list[str], members: list) -> dict[str, list]:
+    """``members`` by their ``keys`` (in order of first appearance, each list in the
+    members' order), as a ``setdefault`` loop builds it, in C-level passes where the keys
+    are unique (most of a store's names and stems are)."""
+    table = dict(zip(keys, ([member] for member in members), strict=True))
+    if len(table) == len(keys):
+        return table
+    from collections import Counter
+
+    shared = {key for key, count in Counter(keys).items() if count > 1}
+    for key in shared:
+        table[key] = []
+    for key, member in zip(keys, members, strict=True):
+        if key in shared:
+            table[key].append(member)
+    return table
+
+
+_NAME = attrgetter("name")
+_STEM = attrgetter("stem")
+_PATH = attrgetter("path")
+_FILE_PATH = attrgetter("file.path")
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,26 +485,37 @@ class Store:
 
     @cached_property
     def by_name(self) -> dict[str, list[Memory]]:
-        table: dict[str, list[Memory]] = {}
-        for memory in self.memories:
-            if memory.name is not None:
-                table.setdefault(memory.name.strip(), []).append(memory)
-        return table
+        return grouped(self._stripped_names, self._named)
 
     @cached_property
     def by_stem(self) -> dict[str, list[Memory]]:
-        table: dict[str, list[Memory]] = {}
-        for memory in self.memories:
-            table.setdefault(memory.stem, []).append(memory)
-        return table
+        memories = self.memories
+        return grouped(list(map(_STEM, memories)), memories)
+
+    @cached_property
+    def by_folded_stem(self) -> dict[str, list[Memory]]:
+        memories = self.memories
+        return grouped(fold_all(list(map(_STEM, memories))), memories)
 
     @cached_property
     def by_folded_name(self) -> dict[str, list[Memory]]:
-        table: dict[str, list[Memory]] = {}
-        for memory in self.memories:
-            if memory.name is not None:
-                table.setdefault(fold(memory.name.strip()), []).append(memory)
-        return table
+        return grouped(fold_all(self._stripped_names), self._named)
+
+    @cached_property
+    def _named(self) -> list[Memory]:
+        """The memories with a ``name``, in store order."""
+        memories = self.memories
+        names = self._names
+        return list(compress(memories, map(is_not, names, repeat(None))))
+
+    @cached_property
+    def _names(self) -> list[str | None]:
+        return list(map(_NAME, self.memories))
+
+    @cached_property
+    def _stripped_names(self) -> list[str]:
+        names: list[str] = list(map(_NAME, self._named))
+        return list(map(str.strip, names))
 
     @cached_property
     def other_rels(self) -> set[str]:
@@ -813,21 +857,22 @@ class Store:
         report = self.report
         if report is None:
             return files
-        folders = self._report_dirs  # ``reports_on``, inlined: asked of every file
-        return [s for s in files if s.path in report or s.path.startswith(folders)]
+        return list(compress(files, self._reported(list(map(_PATH, files)))))
+
+    def _reported(self, paths: list[str]):
+        """``reports_on`` of each of ``paths``, in C-level passes (asked of every file)."""
+        report = self.report
+        assert report is not None  # (asked only when some files are named)
+        named = map(report.__contains__, paths)
+        return map(or_, named, map(str.startswith, paths, repeat(self._report_dirs)))
 
     @cached_property
     def reported_memories(self) -> list[Memory]:
         """The memories whose diagnostics are shown (all, unless a few files are named)."""
-        report = self.report
-        if report is None:
-            return self.memories
-        folders = self._report_dirs  # ``reports_on``, inlined
-        return [
-            memory
-            for memory in self.memories
-            if memory.file.path in report or memory.file.path.startswith(folders)
-        ]
+        memories = self.memories
+        if self.report is None:
+            return memories
+        return list(compress(memories, self._reported(list(map(_FILE_PATH, memories)))))
 
     def derived(self, build: Callable[[Store], Derived]) -> Derived:
         """``build(self)``, built once per store: a table that a rule family derives from

@@ -50,7 +50,6 @@ from __future__ import annotations
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.id.names import reported_name_fields
-from memlint.store import fold
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -90,10 +89,7 @@ def others(members: list, key, shown) -> dict[str, str]:
 
 
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
-    by_folded_stem: dict[str, list] = {}
-    for memory in store.memories:
-        by_folded_stem.setdefault(fold(memory.stem), []).append(memory)
-    for memories in by_folded_stem.values():
+    for memories in store.by_folded_stem.values():
         if len(memories) < 2 or len({m.stem for m in memories}) < 2:
             continue
         listed = others(memories, lambda m: m.stem, lambda m: escape(m.file.rel))
