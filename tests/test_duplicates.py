@@ -178,8 +178,9 @@ def test_pairs_ending_at_some_members_are_those_of_all_pairs() -> None:
 
 def test_pairs_ending_at_a_few_members_found_by_search() -> None:
     """A few seconds' windows are found searching back through a band's first values
-    (``_pairs_searched``): signatures drawn from a few 4-byte values, so that a band's first
-    value matches where the band does not, across bands, or off the values' boundaries."""
+    (``_pairs_searched``), more of them in their buckets gathered: signatures drawn from a
+    few 4-byte values, so that a band's first value matches where the band does not,
+    across bands, or off the values' boundaries, and buckets outgrow the windows."""
     from memlint import similarity
     from memlint.similarity import EMPTY_VALUE, SIGNATURE_SIZE
 
@@ -191,10 +192,11 @@ def test_pairs_ending_at_a_few_members_found_by_search() -> None:
             for _ in range(rng.randint(2, 40))
         ]
         every = similarity.candidate_pairs(signatures)
-        size = rng.randint(1, min(similarity.FEW_SEARCHED, len(signatures)))
-        seconds = set(rng.sample(range(len(signatures)), size))
-        expected = [pair for pair in every if pair[1] in seconds]
-        assert similarity.pairs_ending_at(signatures, seconds) == expected
+        few = rng.randint(1, min(similarity.FEW_SEARCHED, len(signatures)))
+        for size in (few, rng.randint(few, len(signatures))):  # searched, then grouped
+            seconds = set(rng.sample(range(len(signatures)), size))
+            expected = [pair for pair in every if pair[1] in seconds]
+            assert similarity.pairs_ending_at(signatures, seconds) == expected
 
 
 def test_near_duplicates_ending_at_some_texts_are_those_of_all_texts() -> None:

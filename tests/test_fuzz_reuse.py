@@ -167,3 +167,49 @@ def test_a_reused_result_is_what_no_cache_reports(
             got = check_json(capsys, *args)
             assert got == expected, f"{mode}, seed {SEED}, step {step}: {history}"
     assert sum(reused) * 2 > STEPS, f"the last result was reused in {sum(reused)} runs"
+
+
+def test_an_unindexed_memory_elsewhere_follows_a_type_change_into_its_fix(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IX002's fix puts each missing entry in the section whose entries share its type:
+    a type edited in one indexed memory moves the fix of an unindexed one it is not
+    otherwise tied to, so a reused result must take that in."""
+    root = tmp_path / "mem"
+    root.mkdir()
+
+    def memory(name: str, kind: str) -> str:
+        return (
+            f"---\nname: {name}\ndescription: fact about {name}\nmetadata:\n  type: {kind}\n"
+            f"---\nThe {name} memory says one thing about {name} and nothing else at all.\n"
+        )
+
+    (root / "a.md").write_text(memory("a", "feedback"), encoding="utf-8")
+    (root / "p.md").write_text(memory("p", "project"), encoding="utf-8")
+    (root / "y.md").write_text(memory("y", "feedback"), encoding="utf-8")
+    others = [f"p{i}" for i in range(6)]  # so that one change is few enough to reuse
+    for name in others:
+        (root / f"{name}.md").write_text(memory(name, "project"), encoding="utf-8")
+    entries = "".join(f"- [{name}]({name}.md) — fact about {name}\n" for name in others)
+    (root / "MEMORY.md").write_text(
+        "# Index\n\n## Feedback\n\n- [a](a.md) — fact about a\n\n"
+        f"## Projects\n\n- [p](p.md) — fact about p\n{entries}",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(root)
+    reused = []
+    rerun_tied = engine._rerun_tied
+
+    def counted(*args, **kwargs):
+        found = rerun_tied(*args, **kwargs)
+        reused.append(found is not None)
+        return found
+
+    monkeypatch.setattr(engine, "_rerun_tied", counted)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    before = check_json(capsys, ".", *cache)
+    (root / "a.md").write_text(memory("a", "project"), encoding="utf-8")
+    after = check_json(capsys, ".", "--no-cache")
+    assert after != before  # y's fix moved
+    assert check_json(capsys, ".", *cache) == after
+    assert reused == [False, True]

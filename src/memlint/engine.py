@@ -23,7 +23,7 @@ from memlint.rules.base import Crash, ProfileView, RuleContext, Scope
 from memlint.selection import is_selected, matches_any
 from memlint.store import Memory, Store, Summary
 from memlint.suppression import apply_suppressions, markdown_sources
-from memlint.ties import NEAR_DUPLICATE, edit_ties, near_duplicate_minimum
+from memlint.ties import INDEX_FAMILY, NEAR_DUPLICATE, edit_ties, near_duplicate_minimum
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -172,15 +172,22 @@ def _rerun_tied(
     if tied is None:
         return None
     scope, near = tied
+    index_path = os.path.join(store.root, INDEX_NAME)
+    index_read = index_path in scope  # what the index rules read of a memory changed
     if store.index is None:  # where IX001 reports a missing index
-        scope.add(os.path.join(store.root, INDEX_NAME))
+        scope.add(index_path)
     report = store.report
-    others = [rule for rule in rules if rule.code != NEAR_DUPLICATE]
+    indexing = [rule for rule in rules if rule.code[:2] == INDEX_FAMILY]
+    others = [rule for rule in rules if rule.code != NEAR_DUPLICATE and rule not in indexing]
+    fresh = []
     try:
+        if index_read:  # every index rule's findings, on the whole store
+            for rule in indexing:
+                fresh.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
         _report_files(store, scope)
-        fresh = [
+        fresh.extend(
             d for d in _StoreRun(store, settings, others, cache).results(jobs) if d.path in scope
-        ]
+        )
         _report_files(store, near)
         for rule in rules:
             if rule.code == NEAR_DUPLICATE:
@@ -190,7 +197,14 @@ def _rerun_tied(
         _forget_report(store, report)
     if any(d.code == CRASH_CODE for d in fresh):
         return None  # a crash is reported as the whole run reports it
-    kept = [d for d in memo.found if d.path not in (near if d.code == NEAR_DUPLICATE else scope)]
+    indexed = {rule.code for rule in indexing}
+
+    def stands(d: Diagnostic) -> bool:
+        if d.code in indexed:
+            return not index_read
+        return d.path not in (near if d.code == NEAR_DUPLICATE else scope)
+
+    kept = list(filter(stands, memo.found))
     return kept + fresh
 
 

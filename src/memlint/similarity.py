@@ -17,10 +17,11 @@ import re
 import struct
 import zlib
 from array import array
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import compress, repeat
-from operator import eq, getitem, itemgetter
+from itertools import compress, groupby, repeat
+from operator import eq, itemgetter
 
 SIGNATURE_SIZE = 64
 ABOVE_ALL = 1 << 63  # above every 64-bit hash
@@ -99,7 +100,7 @@ MIN_SHARED_BANDS = 2
 ESTIMATE_MARGIN = 0.2
 PAIR_PARTS = 64
 PAIR_VALUES = 1 << 32  # a part's pairs must be below this
-FEW_SECONDS = 64  # pairs are gathered by second member for at most one memory in this many
+FEW_SECONDS = 16  # pairs are gathered by second member for at most one memory in this many
 
 
 def estimated_jaccard(
@@ -169,25 +170,26 @@ def pairs_ending_at(signatures: list[bytes], seconds: set[int]) -> list[tuple[in
     """The pairs of ``candidate_pairs`` whose second member is in ``seconds`` (a run
     that reports on a few memories, as pre-commit does, needs only those: a finding
     is reported on the pair's second memory). Only the buckets of those members are
-    gathered, with the same neighbour windows, so the pairs are the same."""
+    gathered (the members holding one of their values found in C-level passes, then
+    grouped), each second's window found by bisection, so the pairs are the same."""
     if len(seconds) <= FEW_SEARCHED:
         return _pairs_searched(signatures, seconds)
     counted: Counter = Counter()
+    positions = range(len(signatures))
     for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
-        cut = slice(band, band + BAND_BYTES)
-        wanted = {signatures[index][cut] for index in seconds}
+        keys = list(map(itemgetter(slice(band, band + BAND_BYTES)), signatures))
+        key_of = keys.__getitem__
+        wanted = set(map(key_of, seconds))
         wanted.discard(EMPTY_BAND)
         if not wanted:
             continue
-        buckets: dict[bytes, list[int]] = {}
-        for index, key in enumerate(map(getitem, signatures, repeat(cut))):
-            if key in wanted:
-                buckets.setdefault(key, []).append(index)
-        for members in buckets.values():
-            for position, second in enumerate(members):
-                if second in seconds:
-                    firsts = members[max(0, position - NEIGHBOURS) : position]
-                    counted.update(zip(firsts, repeat(second)))
+        members = sorted(compress(positions, map(wanted.__contains__, keys)), key=key_of)
+        buckets = {key: list(group) for key, group in groupby(members, key_of)}  # in order
+        for second in seconds:
+            bucket = buckets.get(keys[second])
+            if bucket is not None:
+                at = bisect_left(bucket, second)
+                counted.update(zip(bucket[max(0, at - NEIGHBOURS) : at], repeat(second)))
     return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)
 
 

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from itertools import compress
+from collections import Counter
+from itertools import compress, repeat
 from operator import itemgetter
 
 from memlint.discovery import INDEX_NAME
 from memlint.store import Memory, Store, fold
 
 NEAR_DUPLICATE = "DU001"  # the rule whose pairs an edit changes through fingerprints
+# The index rules read of a memory only ``index_facts`` (and the store's file set): their
+# findings, on the index and on memory files alike (IX002's fix puts each missing entry
+# by every memory's type), stand while no edit changes those, and all change when one does.
+INDEX_FAMILY = "IX"
 
 
 def near_duplicate_minimum(rules, settings) -> int | None:
@@ -205,19 +210,29 @@ def edit_ties(
                 return None  # a supersession chain reaches it
     if min_shingles is not None:
         memories = store.memories
-        edits = [(edited[old.file.path], memory) for old, new in pairs for memory in (old, new)]
+        edits = [(edited[old.file.path], old, new) for old, new in pairs]
         near.update(memories[i].file.path for i in near_followers(memories, min_shingles, edits))
     return scope, near
 
 
 def near_followers(
-    memories: list[Memory], min_shingles: int, edits: list[tuple[int, Memory]]
+    memories: list[Memory], min_shingles: int, edits: list[tuple[int, Memory, Memory]]
 ) -> set[int]:
-    """What :meth:`BandColumns.followers` finds for each ``(position, memory)`` of
-    ``edits`` (every position in it counts as edited), with ``memories`` in the
-    columns, in one pass per band over the band values the edits hold (a run asks
-    once: no columns are built)."""
-    from memlint.similarity import BAND_BYTES, EMPTY_BAND, EMPTY_VALUE, NEIGHBOURS, SIGNATURE_SIZE
+    """The positions whose DU001 findings ``edits`` can change (each ``(position, old
+    memory, new memory)``; ``memories`` hold the new ones), in one pass per band over the
+    band values the edits hold (a run asks once: no columns are built). A bucket pairs
+    each member with the ``NEIGHBOURS`` members before it (``similarity.candidate_pairs``),
+    so an edited memory moves the windows after it only in a band whose value it changed:
+    there the followers of its old and its new value count (``BandColumns.followers``).
+    Elsewhere its text changes the verified similarity of the pairs it is in, with the
+    members it follows in at least ``MIN_SHARED_BANDS`` bands, before or after the edit."""
+    from memlint.similarity import (
+        BAND_BYTES,
+        EMPTY_BAND,
+        EMPTY_VALUE,
+        MIN_SHARED_BANDS,
+        SIGNATURE_SIZE,
+    )
 
     empty = EMPTY_VALUE * SIGNATURE_SIZE
 
@@ -226,28 +241,45 @@ def near_followers(
         return value if count >= min_shingles else empty
 
     signatures = list(map(signature, memories))
-    edited = {at for at, _ in edits}
-    wanted = [(at, signature(memory)) for at, memory in edits]
+    edited = {at for at, _, _ in edits}
+    wanted = [(at, signature(old), signature(new)) for at, old, new in edits]
     found: set[int] = set()
+    followed: list[Counter] = [Counter(), Counter()]  # (edited, follower) -> bands, before/after
     for start in range(0, len(empty), BAND_BYTES):
         cut = slice(start, start + BAND_BYTES)
-        values = {value[cut] for _, value in wanted} - {EMPTY_BAND}
+        values = {value[cut] for _, old, new in wanted for value in (old, new)} - {EMPTY_BAND}
         if not values:
             continue
         buckets: dict[bytes, list[int]] = {value: [] for value in values}
         keys = list(map(itemgetter(cut), signatures))
         for position in compress(range(len(keys)), map(values.__contains__, keys)):
             buckets[keys[position]].append(position)
-        for at, value in wanted:
-            members = buckets.get(value[cut])
-            if members is None:
-                continue
-            counted = 0
-            for member in members[bisect_right(members, at) :]:
-                if counted >= NEIGHBOURS:
-                    break
-                found.add(member)
-                counted += member not in edited
+        for at, old, new in wanted:
+            before = _followers(buckets.get(old[cut]), at, edited)
+            after = _followers(buckets.get(new[cut]), at, edited)
+            if old[cut] != new[cut]:
+                found.update(before, after)
+            followed[0].update(zip(repeat(at), before))
+            followed[1].update(zip(repeat(at), after))
+    for counted in followed:
+        found.update(member for (_, member), bands in counted.items() if bands >= MIN_SHARED_BANDS)
+    return found
+
+
+def _followers(members: list[int] | None, at: int, edited: set[int]) -> list[int]:
+    """The members of a bucket (positions, in order) after position ``at`` up to the
+    ``NEIGHBOURS``-th one not ``edited``."""
+    from memlint.similarity import NEIGHBOURS
+
+    found: list[int] = []
+    if members is None:
+        return found
+    counted = 0
+    for member in members[bisect_right(members, at) :]:
+        if counted >= NEIGHBOURS:
+            break
+        found.append(member)
+        counted += member not in edited
     return found
 
 
