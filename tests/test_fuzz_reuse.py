@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from memlint import engine
+from memlint.cli import main
 from tests.helpers import FuzzStore, check_json
 
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "40"))
@@ -135,6 +136,21 @@ class Store(FuzzStore):
         return "; ".join(self.edit(rel) for rel in rels), rels
 
 
+def fixed(tmp_path: Path, root: Path, cache: list[str] | None) -> dict[str, bytes]:
+    """The store's files after ``check --fix`` (with ``cache``, or on a copy without);
+    the store itself is fixed when ``cache`` is given."""
+    import shutil
+
+    if cache is None:
+        copy = tmp_path / "fixed-copy"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(root, copy)
+        root = copy
+    status = main(["check", "--fix", "-q", str(root), *(cache or ["--no-cache"])])
+    assert status in (0, 1)
+    return {p.name: p.read_bytes() for p in sorted(root.iterdir())}
+
+
 def test_a_reused_result_is_what_no_cache_reports(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -152,6 +168,7 @@ def test_a_reused_result_is_what_no_cache_reports(
     monkeypatch.setattr(engine, "_rerun_tied", counted)
     cache = ["--cache-dir", str(tmp_path / "cache")]
     named_cache = ["--cache-dir", str(tmp_path / "named")]  # pre-commit's own, as in bench/
+    pool_cache = ["--cache-dir", str(tmp_path / "pool")]
     check_json(capsys, ".", *cache)
     check_json(capsys, ".", *named_cache)
     history = []
@@ -163,9 +180,15 @@ def test_a_reused_result_is_what_no_cache_reports(
         if edited and rng.random() < 0.5:  # pre-commit: the edited files alone
             named = [d for d in reference if d["filename"] in edited]
             runs.append((f"named {edited}", [*edited, *named_cache], named))
+        if rng.random() < 0.15:  # the pool, on a cache of its own
+            runs.append(("pool", [".", "--jobs", "2", *pool_cache], reference))
         for mode, args, expected in runs:
             got = check_json(capsys, *args)
             assert got == expected, f"{mode}, seed {SEED}, step {step}: {history}"
+        if rng.random() < 0.1:  # fixed on the warm cache as on none; the next run reuses
+            history.append("fix")
+            expected_files = fixed(tmp_path, store.root, None)
+            assert fixed(tmp_path, store.root, cache) == expected_files, f"seed {SEED}, step {step}"
     assert sum(reused) * 2 > STEPS, f"the last result was reused in {sum(reused)} runs"
 
 

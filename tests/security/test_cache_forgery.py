@@ -1,0 +1,225 @@
+"""Fuzzer for the cache's trust: whatever a cache file holds, a run reports what
+``--no-cache`` reports and never fails.
+
+Every file of a warm cache (whatever its layout: pickled records, marshal columns, the
+replay record) is, one at a time, truncated, flipped without a seal (a forgery), swapped
+with another store's file of the same kind, or unsealed, decoded and changed so that
+one value somewhere in it has another type, or one sequence another length, and sealed
+again under the user's key: what the validation behind the MAC sees if memlint itself
+ever wrote such a file. A whole-store run and a run naming two files, both on that
+cache, then report exactly what ``--no-cache`` does, and so does the run after them
+(which rewrote the cache). ``MEMLINT_FUZZ_STEPS`` and ``MEMLINT_FUZZ_SEED`` run it
+longer or elsewhere."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import pickle
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from memlint.cachedir import HEADER_SIZE, MAGIC, _mac, _secret, folder_name, user_cache_home
+from tests.helpers import check_json, generate_store, write_files
+
+STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "40"))
+SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261204"))
+OLD = time.time_ns() - 3600 * 10**9  # an mtime the cache trusts (well before the run)
+NAMED = ["a/m8.md", "c/MEMORY.md"]
+
+
+def user_secret() -> bytes:
+    os.makedirs(user_cache_home(), exist_ok=True)
+    secret = _secret(user_cache_home(), create=True)
+    assert secret is not None
+    return secret
+
+
+def memory(name: str, body: str, link: str = "") -> str:
+    return (
+        f"---\nname: {name}\ndescription: fact about {name}\nmetadata:\n  type: project\n---\n"
+        f"{body}\n{link}\n"
+    )
+
+
+def build(top: Path) -> None:
+    """Two stores of near-duplicate, linked, indexed memories in one project."""
+    body = (
+        "The deploy of the billing service needs the cache flag set before the build "
+        "step runs, or the release stalls and someone restarts the job by hand. When the "
+        "tests fail on the staging runner, clear the cache folder first and run them again."
+    )
+    for store in ("a", "b"):
+        files = {f"{store}/MEMORY.md": "# Index\n\n"}
+        for i in range(12):
+            name = f"m{i}"
+            files[f"{store}/{name}.md"] = memory(
+                name, body + (" again" * (i % 3)), f"See [[m{(i * 5) % 14}]]."
+            )
+            if i % 4:
+                files[f"{store}/MEMORY.md"] += f"- [{name}]({name}.md) — fact about {name}\n"
+        write_files(top, files)
+    generate_store(top / "c", 30, seed=3, defect_rate=0.4, notes=5)
+    for path in [top, *top.rglob("*")]:
+        os.utime(path, ns=(OLD, OLD))
+
+
+# -- decoding and changing a sealed file's body ------------------------------------
+
+
+def decode(body: bytes):
+    """(codec, value) of a sealed body memlint wrote, or (None, None)."""
+    try:
+        return "marshal", marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        pass
+    try:
+        return "pickle", pickle.loads(body)
+    except Exception:
+        return None, None
+
+
+def encode(codec: str, value) -> bytes:
+    return marshal.dumps(value) if codec == "marshal" else pickle.dumps(value)
+
+
+def nodes(value, path=()):
+    """Every (path, value) in a nested structure of tuples, lists and dicts."""
+    yield path, value
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from nodes(item, (*path, i))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from nodes(item, (*path, ("key", key)))
+
+
+def replaced(value, path, new):
+    if not path:
+        return new
+    step, rest = path[0], path[1:]
+    if isinstance(step, tuple):  # a dict key
+        copy = dict(value)
+        copy[step[1]] = replaced(value[step[1]], rest, new)
+        return copy
+    items = list(value)
+    items[step] = replaced(items[step], rest, new)
+    return tuple(items) if isinstance(value, tuple) else items
+
+
+STRANGERS = [None, -1, 2**70, 1.5, "x", b"\x00" * 3, (), [], {}, ("x", 1), [None], {"x": 1}]
+
+
+def resizable(old, parent) -> bool:
+    """Whether another length of ``old`` breaks a layout rather than changes a value:
+    bytes (digests, packed records), a record (a tuple of mixed types) or a column (a
+    list beside another of the same length). A list of records shorter or longer, or a
+    string cut, is a value memlint could have written."""
+    if isinstance(old, bytes):
+        return True
+    if isinstance(old, tuple):
+        return len({type(item) for item in old}) > 1
+    if isinstance(old, list) and isinstance(parent, (list, tuple, dict)):
+        siblings = parent.values() if isinstance(parent, dict) else parent
+        return sum(isinstance(s, list) and len(s) == len(old) for s in siblings) > 1
+    return False
+
+
+def confused(rng: random.Random, value) -> tuple[object, str]:
+    """``value`` with one node given another type, or one layout another length."""
+    parents = {path: node for path, node in nodes(value)}
+    candidates = [p for p in nodes(value) if p[0]]  # not the root itself
+    if not candidates:
+        return None, ""
+    path, old = rng.choice(candidates)
+    kind = rng.randrange(3)
+    if kind < 2 and resizable(old, parents[path[:-1]]) and len(old) > 0:
+        new = old[: rng.randrange(len(old))] if kind == 0 else old + old[-1:]
+    else:
+        strangers = [s for s in STRANGERS if type(s) is not type(old)]
+        if isinstance(old, int) and not isinstance(old, bool):
+            strangers = [s for s in strangers if not isinstance(s, (int, float))]
+        new = rng.choice(strangers)
+    return replaced(value, path, new), f"at {path}: {type(old).__name__} -> {new!r:.40}"
+
+
+def seal_again(path: Path, body: bytes) -> None:
+    path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
+
+
+def stable_name(name: str, top: Path) -> str:
+    """A cache file's name with each store's id replaced by its folder's name (the ids
+    follow the temporary folder's path: the seed alone chooses what is tampered with)."""
+    for store in ("a", "b", "c"):
+        name = name.replace(folder_name(os.path.realpath(top / store)), store)
+    return name
+
+
+def tamper(rng: random.Random, cache: Path, top: Path) -> str:
+    """Change one file of ``cache``; say how."""
+    files = sorted(
+        (p for p in cache.iterdir() if p.is_file() and p.name.startswith(("store", "replay"))),
+        key=lambda p: stable_name(p.name, top),
+    )
+    target = rng.choice(files)
+    data = target.read_bytes()
+    kind = rng.choice(["truncate", "flip", "swap", "confuse", "confuse", "confuse", "confuse"])
+    if kind == "truncate":
+        target.write_bytes(data[: rng.randrange(len(data))])
+    elif kind == "flip":
+        at = rng.randrange(len(data))
+        target.write_bytes(data[:at] + bytes([data[at] ^ 0x41]) + data[at + 1 :])
+    elif kind == "swap":
+        suffix = target.name.split(".", 1)[-1]
+        others = [p for p in files if p != target and p.name.split(".", 1)[-1] == suffix]
+        if not others:
+            return "swap: no other file"
+        other = rng.choice(others)
+        target.write_bytes(other.read_bytes())
+        return f"swap {target.name} <- {other.name}"
+    else:
+        codec, value = decode(data[HEADER_SIZE:])
+        if codec is None:
+            return f"undecodable {target.name}"
+        new, change = confused(rng, value)
+        if new is None:
+            return f"nothing to change in {target.name}"
+        try:
+            seal_again(target, encode(codec, new))
+        except (ValueError, TypeError, pickle.PicklingError):
+            return f"cannot encode {target.name}"
+        return f"{kind} {target.name} {change}"
+    return f"{kind} {target.name}"
+
+
+@pytest.mark.parametrize("seed", [SEED])
+def test_a_tampered_cache_never_changes_what_is_reported(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    rng = random.Random(seed)
+    top = tmp_path / "project"
+    build(top)
+    monkeypatch.chdir(top)
+    reference = check_json(capsys, ".", "--no-cache")
+    named = [d for d in reference if d["filename"] in NAMED]
+    assert named and {d["code"] for d in reference} >= {"DU001", "LK001"}
+    pristine = tmp_path / "pristine"
+    cache = tmp_path / "cache"
+    args = ["--cache-dir", str(cache)]
+    for _ in range(2):  # the second run records the replay and the signatures
+        assert check_json(capsys, ".", *args) == reference
+    assert check_json(capsys, *NAMED, *args) == named
+    shutil.copytree(cache, pristine)
+    for step in range(STEPS):
+        shutil.rmtree(cache)
+        shutil.copytree(pristine, cache)
+        done = stable_name(tamper(rng, cache, top), top)
+        where = f"seed {seed}, step {step}: {done}"
+        if rng.random() < 0.5:
+            assert check_json(capsys, *NAMED, *args) == named, where
+        assert check_json(capsys, ".", *args) == reference, where
+        assert check_json(capsys, ".", *args) == reference, where + " (the run after)"
