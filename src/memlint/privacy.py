@@ -101,8 +101,12 @@ class TokenFormat:
     min_entropy: float = 3.0
 
 
-def _token(label: str, keywords, body: str, keep: int, min_entropy: float = 3.0):
-    pattern = LazyPattern(r"(?<![A-Za-z0-9_-])" + body + r"(?![A-Za-z0-9_-])")
+def _token(
+    label: str, keywords, body: str, keep: int, min_entropy: float = 3.0, word: str = "A-Za-z0-9_-"
+):
+    """``word``: the characters a token cannot touch (those of its alphabet), so that
+    ``notes-ghp_….md`` (a slug) holds a GitHub token but ``xghp_…`` does not."""
+    pattern = LazyPattern(rf"(?<![{word}])" + body + rf"(?![{word}])")
     keywords = (keywords,) if isinstance(keywords, str) else tuple(keywords)
     return TokenFormat(label, keywords, pattern, keep, min_entropy)
 
@@ -114,13 +118,28 @@ TOKEN_FORMATS = (
         ("AKIA", "ASIA", "ABIA", "ACCA"),
         r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}+",
         4,
+        word="A-Za-z0-9",
     ),
-    _token("GitHub token", [f"gh{c}_" for c in "pousr"], r"gh[pousr]_[A-Za-z0-9]{36,251}+", 4),
-    _token("GitHub fine-grained token", "github_pat_", r"github_pat_[A-Za-z0-9_]{50,250}+", 11),
+    _token(
+        "GitHub token",
+        [f"gh{c}_" for c in "pousr"],
+        r"gh[pousr]_[A-Za-z0-9]{36,251}+",
+        4,
+        word="A-Za-z0-9",
+    ),
+    _token(
+        "GitHub fine-grained token",
+        "github_pat_",
+        r"github_pat_[A-Za-z0-9_]{50,250}+",
+        11,
+        word="A-Za-z0-9_",
+    ),
     _token("GitLab token", "glpat-", r"glpat-[A-Za-z0-9_-]{20,64}+", 6),
     _token("Slack token", "xox", r"xox[abposr]-[A-Za-z0-9-]{10,250}+", 5),
     _token("Slack app token", "xapp-", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+", 5),
-    _token("Stripe secret key", "_live_", r"(?:sk|rk)_live_[A-Za-z0-9]{16,250}+", 8),
+    _token(
+        "Stripe secret key", "_live_", r"(?:sk|rk)_live_[A-Za-z0-9]{16,250}+", 8, word="A-Za-z0-9"
+    ),
     _token("Anthropic API key", "sk-ant-", r"sk-ant-[a-z]{3,8}[0-9]{2}-[A-Za-z0-9_-]{32,250}+", 7),
     _token("OpenAI API key", "sk-", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,250}+", 3),
     _token("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}+", 4),
