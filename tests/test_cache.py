@@ -726,6 +726,8 @@ def test_malformed_summary_columns_are_not_used(generated: Path, tmp_path: Path,
         (rels, digests, fingerprints, names, rest[0], rest[1], [("x", 1), *rest[2][1:]], *rest[3:]),
         (rels, digests, fingerprints, names[1:], *rest),  # a column too short
         (rels, digests, fingerprints, names, *rest[:-1]),  # a field missing
+        ([rels[1], *rels[1:]], digests, fingerprints, names, *rest),  # a path twice
+        ([rels[1], rels[0], *rels[2:]], digests, fingerprints, names, *rest),  # rows swapped
         *(  # a malformed fingerprint (its row is not used)
             (rels, digests, [fingerprints[0], bad, *fingerprints[2:]], names, *rest)
             for bad in ((1, b"x"), (1, "x" * 256), ("1", b"x" * 256), (1,), [1, b"x" * 256])

@@ -74,7 +74,7 @@ import sys
 import zlib
 from functools import partial
 from itertools import chain, compress, repeat, starmap
-from operator import attrgetter, is_not, itemgetter, not_
+from operator import attrgetter, is_, is_not, itemgetter, ne, not_
 
 from memlint import __version__
 from memlint.cachedir import CacheRefused, cache_folder, folder_name, seal, unseal
@@ -92,6 +92,7 @@ SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
 DIGEST_SIZE = 16
 RECORD_SIZE = SIGNATURE.size + DIGEST_SIZE + 1  # signature, digest, has-directive byte
 _REL = attrgetter("rel")
+_KNOWN = attrgetter("known")
 _SIGNATURE_FIELDS = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino", "st_dev")
 
 
@@ -156,7 +157,7 @@ def _load(path: str, key: str, secret: bytes, columns: bool = False):
         return None
     try:
         if columns:
-            stored_key, payload = marshal.loads(body)
+            stored_key, payload = marshal.loads(bytes(body))  # (2x faster than from a view)
         else:
             stored_key, payload = _unpickle(io.BytesIO(body))
     except Exception:  # written by another memlint version: start empty
@@ -323,6 +324,9 @@ class StoreCache:
         self._signatures: dict[str, bytes] | None = None  # rel -> record
         self._signatures_seen: dict[str, bytes] = {}
         self._rows: dict[str, tuple] | None = None  # rel -> (digest, summary facts, fingerprint)
+        self._columns: tuple | None = None  # the summary columns as loaded
+        self._positions: dict[str, int] | None = None  # rel -> its place in the columns
+        self._fresh_rows: dict[str, tuple] = {}  # the rows remembered this run
         self._rows_changed = False
         self._replaced_rows: dict[str, tuple | None] = {}  # rel -> its row before this run
         self._basis: tuple | None = None  # what the store digest was computed from
@@ -476,21 +480,65 @@ class StoreCache:
 
     @property
     def rows(self) -> dict[str, tuple]:
-        """rel -> (digest, ``facts.summary_facts``, fingerprint or ``None``), read from
-        the columns on first use."""
+        """rel -> (digest, ``store.Summary`` or its facts, fingerprint or ``None``), from
+        the columns (made on first use: a run that only reads them never makes it) and
+        the rows remembered this run."""
         if self._rows is None:
-            self._rows = _rows_of(_load(self.index_path, self.key, self.secret, columns=True))
+            rels, digests, fingerprints, summaries = self._summary_columns()
+            size = DIGEST_SIZE
+            slices = [digests[at : at + size] for at in range(0, len(digests), size)]
+            rows = zip(slices, summaries, fingerprints, strict=True)
+            self._rows = dict(zip(rels, rows, strict=True))
+            self._rows.update(self._fresh_rows)
         return self._rows
+
+    def _summary_columns(self) -> tuple[list[str], bytes, list, list]:
+        """The summary columns as loaded (rels, digests, fingerprints, summaries; see
+        ``_summary_columns_of``), read on first use."""
+        if self._columns is None:
+            loaded = _load(self.index_path, self.key, self.secret, columns=True)
+            self._columns = _summary_columns_of(loaded)
+        return self._columns
+
+    def _row(self, rel: str) -> tuple | None:
+        """``rows.get(rel)``, without making ``rows``."""
+        if self._rows is not None:
+            return self._rows.get(rel)
+        if rel in self._fresh_rows:
+            return self._fresh_rows[rel]
+        rels, digests, fingerprints, summaries = self._summary_columns()
+        if self._positions is None:
+            self._positions = dict(zip(rels, range(len(rels)), strict=True))
+        at = self._positions.get(rel)
+        if at is None:
+            return None
+        return digests[at * DIGEST_SIZE : (at + 1) * DIGEST_SIZE], summaries[at], fingerprints[at]
 
     def summaries(self, sources: list[SourceFile]) -> list[tuple | None]:
         """``rows``' row of each of ``sources`` (digest, ``store.Summary``, fingerprint)
-        when it holds one for its content, else ``None``."""
-        rows = self.rows
-        found = list(map(rows.get, map(_REL, sources)))
-        digests = list(map(self.digest, sources))
+        when it holds one for its content, else ``None``. When the sources are the
+        columns' files in their order (a warm run), whole columns are compared."""
+        knowns = list(map(_KNOWN, sources))
+        if None in knowns:
+            digests = list(map(self.digest, sources))
+        else:
+            digests = list(map(itemgetter(0), knowns))
+        if self._rows is None and not self._fresh_rows:
+            rels, joined, fingerprints, summaries = self._summary_columns()
+            if list(map(_REL, sources)) == rels:
+                found: list[tuple | None] = list(zip(digests, summaries, fingerprints, strict=True))
+                if b"".join(digests) != joined:
+                    size = DIGEST_SIZE
+                    slices = [joined[at : at + size] for at in range(0, len(joined), size)]
+                    for position in compress(range(len(slices)), map(ne, digests, slices)):
+                        found[position] = None
+                for position in compress(range(len(found)), map(is_, fingerprints, repeat(False))):
+                    found[position] = None  # malformed when loaded (``_summary_columns_of``)
+                return found
+        rows = list(map(self._row, map(_REL, sources)))
         return [
             row if row is not None and row[0] == digest and row[2] is not False else None
-            for row, digest in zip(found, digests, strict=True)
+            for row, digest in zip(rows, digests, strict=True)
         ]
 
     def remember_memory(self, source: SourceFile, facts: tuple, summary: tuple) -> None:
@@ -498,10 +546,12 @@ class StoreCache:
         summary facts."""
         if self.keep_facts:
             self.remember_memory_facts(source, facts)
-        rows = self.rows
-        if source.rel not in self._replaced_rows:
-            self._replaced_rows[source.rel] = rows.get(source.rel)
-        rows[source.rel] = (self.digest(source), summary, facts[3])
+        rel = source.rel
+        if rel not in self._replaced_rows:
+            self._replaced_rows[rel] = self._row(rel)
+        row = self._fresh_rows[rel] = (self.digest(source), summary, facts[3])
+        if self._rows is not None:
+            self._rows[rel] = row
         self._rows_changed = True
 
     def remember_memory_facts(self, source: SourceFile, facts: tuple) -> None:
@@ -521,16 +571,19 @@ class StoreCache:
 
     def forget_missing(self, store) -> None:
         """Drop the per-file entries of files no longer in ``store`` (if they were read)."""
-        if not self._shards and self._rows is None:
+        if not self._shards and self._rows is None and self._columns is None:
             return
         present = {source.rel for source in (*store.files, *store.notes)}
         for shard, entries in self._shards.items():  # the shards read (the others stay)
             for rel in [rel for rel in entries if rel not in present]:
                 del entries[rel]
                 self._changed_shards.add(shard)
-        if self._rows is not None:
-            for rel in [rel for rel in self._rows if rel not in present]:
-                del self._rows[rel]
+        if self._rows is None and self._columns is not None and present >= set(self._columns[0]):
+            return  # (the rows are not made)
+        if self._rows is not None or self._columns is not None:
+            rows = self.rows
+            for rel in [rel for rel in rows if rel not in present]:
+                del rows[rel]
                 self._rows_changed = True
                 self._rows_removed += 1
 
@@ -610,7 +663,7 @@ class StoreCache:
             digest = then[at : at + DIGEST_SIZE]
             if digest != now[at : at + DIGEST_SIZE]:
                 rel = rels[at // DIGEST_SIZE]
-                row = self._replaced_rows.get(rel, self.rows.get(rel))
+                row = self._replaced_rows[rel] if rel in self._replaced_rows else self._row(rel)
                 if row is None or row[0] != digest:
                     return None
                 if row[2] is not None and not _fingerprint(row[2]):
@@ -661,8 +714,8 @@ class StoreCache:
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
             _dump(self.basis_path, self.key, self.secret, self._basis, columns=True)
-        if whole and self._rows_changed and self._rows is not None:
-            _dump(self.index_path, self.key, self.secret, _columns(self._rows), columns=True)
+        if whole and self._rows_changed:
+            _dump(self.index_path, self.key, self.secret, _columns(self.rows), columns=True)
         if self._index_entries is not None:
             _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
 
@@ -749,13 +802,15 @@ def _columns(rows: dict[str, tuple]) -> tuple:
     )
 
 
-def _rows_of(columns) -> dict[str, tuple]:
-    """The rows of ``_columns``; every summary column is type-checked at once (a
-    column of the wrong shape or type drops them all), and so are the fingerprints (a
-    malformed one is ``False``: its row is not used)."""
+def _summary_columns_of(columns) -> tuple[list[str], bytes, list, list]:
+    """The columns of ``_columns`` as rels, digests (one bytes), fingerprints and
+    ``store.Summary`` rows; every summary column is type-checked at once (a column of
+    the wrong shape or type drops them all), and so are the fingerprints (a malformed
+    one is ``False``: its row is not used)."""
+    empty: tuple[list[str], bytes, list, list] = ([], b"", [], [])
     width = 3 + len(SUMMARY_TYPES)
     if not (type(columns) is tuple and len(columns) == width and type(columns[0]) is list):
-        return {}
+        return empty
     rels, digests, fingerprints, *fields = columns
     count = len(rels)
     if not (
@@ -763,20 +818,15 @@ def _rows_of(columns) -> dict[str, tuple]:
         and len(digests) == DIGEST_SIZE * count
         and all(type(c) is list and len(c) == count for c in (fingerprints, *fields))
         and set(map(type, rels)) <= {str}
+        and len(set(rels)) == count
         and all(set(map(type, c)) <= t for c, t in zip(fields, SUMMARY_TYPES, strict=True))
         and set(map(type, chain.from_iterable(fields[3]))) <= {str}
     ):
-        return {}
+        return empty
     if not _fingerprints(fingerprints):
         fingerprints = [f if f is None or _fingerprint(f) else False for f in fingerprints]
-    size = DIGEST_SIZE
-    summaries = map(tuple.__new__, repeat(Summary), zip(*fields, strict=True))
-    return {
-        rel: (digests[i * size : (i + 1) * size], summary, fingerprint)
-        for i, (rel, fingerprint, summary) in enumerate(
-            zip(rels, fingerprints, summaries, strict=True)
-        )
-    }
+    summaries = list(map(tuple.__new__, repeat(Summary), zip(*fields, strict=True)))
+    return rels, digests, fingerprints, summaries
 
 
 class CacheSet:

@@ -27,6 +27,7 @@ import os
 import re
 import stat
 import time
+from operator import attrgetter
 
 from memlint.config import Settings
 from memlint.detect import TYPE_LINE, detect_profile, is_note_store, note_sample, read_head
@@ -57,6 +58,7 @@ NOT_CHECKED = ": not checked ("  # the notice of a named file its store does not
 LAYOUT_NAMES = frozenset({"memory", "memories"})
 INDEX_HEAD_BYTES = 64 * 1024
 INDEX_LINK = re.compile(r"\]\(<?([^()<>\s]+?\.md)(?:#[^()\s]*)?>?\)")
+_REL = attrgetter("rel")
 FRONTMATTER_KEY = re.compile(r"^(?:name|description):", re.M)
 
 
@@ -451,9 +453,12 @@ class Discovery:
                 unlistable = Skipped(directory, display_dir, "unlistable", "cannot be listed")
                 store.skipped.append(unlistable)
             if cache is not None and entries and not (at_root and plan.content is not None):
+                unreleased = released == len(memory_sources)
                 entries = self._known_memories(
                     entries, directory, rel_dir, display_dir, excluded, cache, memory_sources
                 )
+                if unreleased:  # (the files it adds are not read: nothing to release)
+                    released = len(memory_sources)
             for entry in entries or []:
                 name = entry.name
                 if (
@@ -550,10 +555,10 @@ class Discovery:
             if path not in walked and path not in self.overrides and os.path.isfile(path):
                 why = self._left_out(path, plan.root) or "not one of its files"
                 self.notice(f"{self.display(path)}{NOT_CHECKED}{why}; a store decides its files)")
-        memory_sources.sort(key=lambda s: s.rel)
+        memory_sources.sort(key=_REL)
         store.files.extend(memory_sources)
-        store.files.sort(key=lambda s: s.rel)
-        store.notes.sort(key=lambda s: s.rel)
+        store.files.sort(key=_REL)
+        store.notes.sort(key=_REL)
         store.skipped.sort(key=lambda s: s.path)
         store.excluded.sort()
         store.index_entry = next(
