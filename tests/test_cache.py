@@ -753,6 +753,44 @@ def test_one_edited_file_rewrites_one_shard_of_facts(generated: Path, tmp_path: 
     assert sum(path.read_bytes() != data for path, data in shards.items()) == 1
 
 
+def test_edits_across_many_shards_go_into_one_delta_file(tmp_path: Path, capsys, monkeypatch):
+    """Edits spread over more than ``FEW_SHARDS`` shards are written to one delta file,
+    not to their shards, and read back from it; when the delta is full its entries go
+    into their shards."""
+    import hashlib
+
+    import memlint.cache
+    from memlint.cache import FEW_SHARDS, _shard
+
+    store = generate_store(tmp_path / "store", 400, seed=3, defect_rate=0.3)
+    cache_dir = tmp_path / "cache"
+    cache = ["--cache-dir", str(cache_dir)]
+    report(store, capsys, *cache)
+    shards = {p: p.read_bytes() for p in cache_dir.glob("store-*-[0-9][0-9].pickle")}
+    assert len(shards) == 64
+    memories = sorted(p for p in store.glob("*.md") if p.name != "MEMORY.md")
+    by_shard = {_shard(p.name): p for p in memories}
+    assert len(by_shard) > 2 * (FEW_SHARDS + 1)
+    rounds = [list(by_shard.values())[: FEW_SHARDS + 1], list(by_shard.values())[-FEW_SHARDS - 1 :]]
+    for number, edited in enumerate(rounds):
+        for path in edited:
+            path.write_text(path.read_text(encoding="utf-8") + f"\nround {number}\n", "utf-8")
+        expected = report(store, capsys, "--no-cache")
+        assert report(store, capsys, "--cache-dir", str(cache_dir)) == expected
+        if number == 0:
+            assert all(path.read_bytes() == data for path, data in shards.items())
+            assert len(list(cache_dir.glob("store-*-delta.pickle"))) == 1
+            key = config_key(Settings(), os.getcwd())
+            cached = CacheSet(str(cache_dir), key, user_secret()).for_store(str(store))
+            for path in edited:  # read through the delta, over the shards
+                entry = cached.entries_for(path.name).get(path.name)
+                assert entry is not None
+                assert entry[0] == hashlib.sha256(path.read_bytes()).digest()[:16]
+            monkeypatch.setattr(memlint.cache, "DELTA_LIMIT", FEW_SHARDS + 2)
+    changed = sum(path.read_bytes() != data for path, data in shards.items())
+    assert changed == 2 * (FEW_SHARDS + 1)  # the delta, full, went into its shards
+
+
 def test_cached_local_results_are_read_without_the_facts(
     generated: Path, tmp_path: Path, capsys, monkeypatch
 ):

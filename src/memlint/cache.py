@@ -314,6 +314,9 @@ class StoreCache:
         self.secret = secret
         self._shards: dict[int, dict[str, list]] = {}  # shard -> rel -> [digest, blob]
         self._changed_shards: set[int] = set()
+        self.delta_path = path.removesuffix(".pickle") + "-delta.pickle"
+        self._delta: dict[int, dict[str, list]] | None = None  # shard -> its newer entries
+        self._delta_read: set[int] = set()  # the shards with entries in the delta file
         self._opened: dict[str, list] = {}  # rel -> [facts, results], unpickled this run
         self._dirty: set[str] = set()
         self._digests: dict[str, bytes] = {}
@@ -347,7 +350,19 @@ class StoreCache:
         if found is None:
             loaded = _load(self.shard_path(rel), self.key, self.secret)
             found = self._shards[shard] = loaded if isinstance(loaded, dict) else {}
+            found.update(self._delta_entries().get(shard, {}))
         return found
+
+    def _delta_entries(self) -> dict[int, dict[str, list]]:
+        """The entries written since the shards were (``save``), by shard: read once."""
+        if self._delta is None:
+            loaded = _load(self.delta_path, self.key, self.secret)
+            self._delta = {}
+            for rel, entry in loaded.items() if isinstance(loaded, dict) else ():
+                if type(rel) is str:
+                    self._delta.setdefault(_shard(rel), {})[rel] = entry
+            self._delta_read = set(self._delta)
+        return self._delta
 
     def digest(self, source: SourceFile) -> bytes:
         known = source.known
@@ -699,7 +714,7 @@ class StoreCache:
         signatures = self._signatures
         if whole and signatures is not None and self._signatures_seen != signatures:
             _dump(self.files_path, self.key, self.secret, self._signatures_seen)
-        changed = self._changed_shards
+        updated: set[int] = set()
         for rel in self._dirty:
             entry = self.entries_for(rel).get(rel)
             if entry is not None:
@@ -707,10 +722,9 @@ class StoreCache:
                 if facts is not None:  # else unchanged, or none: the blob stays
                     entry[1] = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
                 entry[2] = results
-                changed.add(_shard(rel))
-        for shard in sorted(changed):
-            path = f"{self.path.removesuffix('.pickle')}-{shard:02d}.pickle"
-            _dump(path, self.key, self.secret, self._shards[shard])
+                self._delta_entries().setdefault(_shard(rel), {})[rel] = entry
+                updated.add(_shard(rel))
+        self._save_shards(updated)
         if self._memo is not None:
             _dump(self.memo_path, self.key, self.secret, self._memo)
             _dump(self.basis_path, self.key, self.secret, self._basis, columns=True)
@@ -718,6 +732,34 @@ class StoreCache:
             _dump(self.index_path, self.key, self.secret, _columns(self.rows), columns=True)
         if self._index_entries is not None:
             _dump(self.entries_path, self.key, self.secret, self._index_entries, columns=True)
+
+    def _save_shards(self, updated: set[int]) -> None:
+        """Write the entries changed in the shards ``updated``. When they span more than
+        ``FEW_SHARDS`` shards (a 1% edit of 10,000 files rewrote 54 of the 64), they go
+        into the delta file with those written there before, while it holds at most
+        ``DELTA_LIMIT`` entries and a quarter of those read; else into their shards (all
+        the delta's when it is full), and the delta keeps those of the other shards."""
+        dropped = self._changed_shards
+        if not (updated or dropped):
+            return
+        delta = self._delta_entries()
+        pending = sum(map(len, delta.values()))
+        known = sum(map(len, self._shards.values()))
+        if not dropped and len(updated) > FEW_SHARDS and pending <= min(DELTA_LIMIT, known // 4):
+            entries = {rel: entry for found in delta.values() for rel, entry in found.items()}
+            _dump(self.delta_path, self.key, self.secret, entries)
+            return
+        written = dropped | (delta.keys() if pending > DELTA_LIMIT else updated)
+        for shard in sorted(written):
+            found = self._shards.get(shard)
+            if found is None:  # holds delta entries only: read it to write them in
+                found = self.entries_for(next(iter(delta[shard])))
+            path = f"{self.path.removesuffix('.pickle')}-{shard:02d}.pickle"
+            _dump(path, self.key, self.secret, found)
+        if written & self._delta_read:  # the delta file holds entries now in their shards
+            kept = {shard: found for shard, found in delta.items() if shard not in written}
+            entries = {rel: entry for found in kept.values() for rel, entry in found.items()}
+            _dump(self.delta_path, self.key, self.secret, entries)
 
     def _changes(self) -> int:
         """How many files' signature records or summary rows differ from those loaded."""
@@ -729,6 +771,8 @@ class StoreCache:
 
 
 FEW_CHANGES = 16  # see ``StoreCache.save``
+DELTA_LIMIT = 1024  # see ``StoreCache._save_shards``
+FEW_SHARDS = 8
 
 
 def _basis_digest(parts: str, rels: str, digests: bytes) -> bytes:
