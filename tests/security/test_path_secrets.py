@@ -122,3 +122,27 @@ def test_errors_and_warnings_do_not_print_a_secret_path(planted):
     )
     output += _output(_run(root, "check", "s", "--no-cache"))
     assert _leaks(output, tokens) == []
+
+
+def test_suggested_names_do_not_spell_a_secret_in_lower_case(tmp_path):
+    """ID004 and ID005 suggest a lower-cased name: made from the name as shown, never
+    from the token itself (a lower-cased GitHub token is no longer masked, and its
+    checksum lets the letters' case be found again offline)."""
+    tokens = {"stem": _token(), "slug": _token()}
+    memory = "---\nname: {name}\ndescription: d\nmetadata:\n  type: user\n---\nbody\n"
+    write_files(
+        tmp_path / "s",
+        {
+            "MEMORY.md": "- [a](user_a.md) — a\n",
+            "user_a.md": memory.format(name="user_a"),
+            f"{tokens['stem']}.md": memory.format(name="b"),
+            f"user_{tokens['slug']}.md": memory.format(name="c"),
+        },
+    )
+    output = b""
+    for output_format in ("full", "json"):
+        argv = ["check", "s", "--select", "ID004,ID005", "--no-cache", "-q"]
+        output += _output(_run(tmp_path, *argv, "--output-format", output_format))
+    assert b"ID004" in output and b"ID005" in output and b"e.g. `user_ghp-" in output
+    lowered = {place: token.lower() for place, token in tokens.items()}
+    assert _leaks(output, tokens) == [] and _leaks(output.lower(), lowered) == []

@@ -35,7 +35,7 @@ No fix: renaming a file breaks every link to it.
 from __future__ import annotations
 
 from memlint.diagnostics import Severity
-from memlint.privacy import LazyPattern
+from memlint.privacy import LazyPattern, mask_text
 from memlint.rules.base import TYPED, RuleMeta, Scope
 from memlint.store import MEMORY_TYPES
 
@@ -67,7 +67,9 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
     name = f"`{memory.stem}.md` is not named `<type>_<slug>.md`"
     kind = memory.memory_type
     if kind in MEMORY_TYPES:
-        slug = SLUG_BREAK.sub("-", memory.stem.lower()).strip("-")[:40].strip("-") or "<slug>"
+        # from the stem as shown: lower-cased, a secret in it would no longer be masked
+        shown = mask_text(memory.stem).lower()
+        slug = SLUG_BREAK.sub("-", shown).strip("-")[:40].strip("-") or "<slug>"
         message = f"{name}: as a {kind} memory, e.g. `{kind}_{slug}.md`"
     else:
         message = f"{name}, and its frontmatter has no memory `type` to choose the prefix"

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from memlint.diagnostics import Severity
-from memlint.privacy import LazyPattern
+from memlint.privacy import LazyPattern, mask_text
 from memlint.rules.base import TYPED, Option, RuleMeta, Scope
 from memlint.rules.id.id004_typed_filename_form import TYPED_FILENAME
 
@@ -86,7 +86,9 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
         problem = f"is {len(slug)} characters long (limit {limit})"
     else:
         return
-    suggestion = re.sub(r"[^a-z0-9]+", "-", slug.lower()).strip("-")[:limit].strip("-")
+    # from the slug as shown: lower-cased, a secret in it would no longer be masked
+    shown = mask_text(slug).lower()
+    suggestion = re.sub(r"[^a-z0-9]+", "-", shown).strip("-")[:limit].strip("-")
     hint = (
         f" (e.g. `{match.group(1)}_{suggestion}.md`)" if suggestion and suggestion != slug else ""
     )
