@@ -60,3 +60,22 @@ def test_compiled_patterns_are_kept_used_and_equal(tmp_path) -> None:
     data = table.read_bytes()
     table.write_bytes(data.replace(sys.version.encode(), b"3.0.0 (other)", 1))
     assert _check_in_copy(package, EXAMPLES, "-B")[1:] == [0, True, first]
+
+
+def test_patterns_made_from_a_repositorys_data_are_never_kept(tmp_path) -> None:
+    """Excludes and ``.gitignore`` lines become patterns: kept beside memlint's bytecode,
+    a private repository's would be readable by anyone who can read the installation,
+    and loaded by every later run in every other repository."""
+    package = tmp_path / "memlint"
+    shutil.copytree(Path(memlint.__file__).resolve().parent, package)
+    table = package / "__pycache__" / f"patterns.{sys.implementation.cache_tag}.marshal"
+    table.unlink(missing_ok=True)
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES, repo / "store")
+    (repo / ".git").mkdir()
+    (repo / ".gitignore").write_text("private-zebra-launch/\n*.zebra-draft\n", encoding="utf-8")
+    (repo / ".memlint.toml").write_text('exclude = ["zebra-notes-*.md"]\n', encoding="utf-8")
+    _check_in_copy(package, repo / "store")
+    _, loaded, equal, _ = _check_in_copy(package, repo / "store")
+    assert loaded > 20 and equal
+    assert b"zebra" not in table.read_bytes()
