@@ -316,3 +316,16 @@ def test_the_text_renderers_narrow_ranges_are_one_column_each() -> None:
             ch = chr(point)
             assert not unicodedata.combining(ch), hex(point)
             assert unicodedata.east_asian_width(ch) not in ("W", "F"), hex(point)
+
+
+def test_a_check_leaves_what_it_built_out_of_the_young_generation(tmp_path, capsys) -> None:
+    """The collector is off while checking; what the run built then joins the oldest
+    generation, so the first allocation after the check does not scan it all."""
+    import gc
+
+    shutil.copytree(EXAMPLES, tmp_path / "store")
+    assert gc.isenabled()
+    main(["check", str(tmp_path / "store"), "--no-cache", "--exit-zero"])
+    young = gc.get_count()[0]
+    capsys.readouterr()
+    assert gc.isenabled() and young < gc.get_threshold()[0]
