@@ -202,7 +202,7 @@ UNSAFE_PIECES = st.sampled_from(
 @settings(max_examples=800, deadline=None)
 @given(st.lists(UNSAFE_PIECES, max_size=12).map("".join) | st.text(max_size=40))
 def test_the_fast_path_refuses_what_the_unsafe_class_holds(content: str) -> None:
-    """ASCII blocks are screened by tab, CR and ``ASCII_CONTROL`` (``_UNSAFE`` is compiled
+    """ASCII blocks are screened by tab, CR and ``has_ascii_control`` (``_UNSAFE`` is compiled
     only for others): a block the fast path takes holds no character of ``_UNSAFE``."""
     import re
 
@@ -239,3 +239,19 @@ BLOCK_PIECES = st.sampled_from(["---", "\n", "-", "--", " ", "\t", "\r", "a: b",
 @given(st.lists(BLOCK_PIECES, max_size=14).map("".join))
 def test_find_block_agrees_with_a_line_by_line_reading(text: str) -> None:
     assert find_block(text) == find_block_by_lines(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(UNSAFE_PIECES, max_size=12).map("".join)
+    | st.text(alphabet=st.characters(max_codepoint=127), max_size=40)
+)
+def test_ascii_control_characters_are_all_but_tab_lf_and_cr(text: str) -> None:
+    """``has_ascii_control`` (a byte deletion, not a regex search) finds exactly the
+    characters below space but tab, LF and CR, and DEL; ``plain_ascii`` builds on it."""
+    from memlint.textutil import has_ascii_control, plain_ascii
+
+    expected = any((ord(c) < 32 and c not in "\t\n\r") or c == "\x7f" for c in text)
+    if text.isascii():
+        assert has_ascii_control(text) == expected
+    assert plain_ascii(text) == (text.isascii() and not expected)

@@ -324,7 +324,8 @@ def test_lowercase_assignment_scan_matches_case_insensitive_regex(text):
 ASSIGNMENT_PIECES = st.sampled_from(
     ["password", "pwd", "api_key", "x", "9", " ", "=", ":", "'", "token", "secret", ";", "é",
      "\n", "private_key", "client-secret", "apikey", "access_key", "auth-key", "credentials",
-     "passphrase", "monkey", "a", "_", "-", "=>", "\t", "   ", '"', "`", ":="]
+     "passphrase", "monkey", "a", "_", "-", "=>", "\t", "   ", '"', "`", ":=", "login", "creds",
+     "pw", "pas", "cred"]
 )  # fmt: skip
 
 
@@ -336,12 +337,22 @@ ASSIGNMENT_PIECES = st.sampled_from(
 def test_lower_assignment_search_equals_the_lookbehind_regex(pieces: list[str]) -> None:
     import re
 
-    from memlint.privacy import ASSIGNMENT_TAIL, SECRET_KEY_NAMES, _lower_assignments
+    from memlint.privacy import (
+        ASSIGNMENT_KEYWORDS,
+        ASSIGNMENT_TAIL,
+        PROSE_KEYWORDS,
+        SECRET_KEY_NAMES,
+        _lower_assignments,
+        _may_hold_prose_credential,
+    )
 
     text = "".join(pieces)
     reference = re.compile(r"(?<![a-z0-9])(?:" + SECRET_KEY_NAMES + r")" + ASSIGNMENT_TAIL)
-    spans = [m.span("value") for m in _lower_assignments(text)]
+    keywords = [word for word in ASSIGNMENT_KEYWORDS if word in text]
+    spans = [m.span("value") for m in _lower_assignments(text, keywords)]
     assert spans == [m.span("value") for m in reference.finditer(text)]
+    prose = any(word in text for word in PROSE_KEYWORDS)
+    assert _may_hold_prose_credential(text, keywords) == prose
 
 
 DIGIT_PIECES = st.sampled_from(["0", "12345", "987654321", " ", "x", "\u0660", "\u00e9", "\n"])
@@ -412,7 +423,7 @@ KEYWORD_PIECES = st.sampled_from(
 @example("sk-ant")
 @example("xap-xox")
 def test_token_keyword_search_equals_the_substring_scans(text: str) -> None:
-    """``find_credentials`` looks for provider tokens only in a text ``TOKEN_KEYWORDS``
-    finds something in: exactly the texts holding one of the keywords."""
-    found = privacy.TOKEN_KEYWORDS.search(text) is not None
+    """``find_credentials`` looks for provider tokens only in a text ``may_hold_token``
+    says may hold one: exactly the texts holding one of the keywords."""
+    found = privacy.may_hold_token(text)
     assert found == any(keyword in text for keyword in TOKEN_KEYWORDS)

@@ -16,7 +16,7 @@ import sys
 
 from memlint.privacy import LazyPattern
 from memlint.records import dataclass, field
-from memlint.textutil import ASCII_CONTROL
+from memlint.textutil import has_ascii_control
 
 MAX_FRONTMATTER_CHARS = 64 * 1024
 MAX_DEPTH = 64
@@ -325,7 +325,7 @@ def scalar_value(node) -> object:
 # else returns None and goes to YAML.
 
 # Characters that make PyYAML reject the text, break lines, or that we leave to YAML.
-# (compiled on first use: ASCII text, most blocks, is tested by ``textutil.ASCII_CONTROL``)
+# (compiled on first use: ASCII text, most blocks, is tested by ``textutil.has_ascii_control``)
 _UNSAFE = LazyPattern(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 _FLOW_TRAPS = re.compile(r"[\[\]{}#:]")  # nesting, comments, mappings: left to YAML
 _PLAIN_FIRST = frozenset("?:,[]{}#&*!|>'\"%@`<= ")
@@ -423,7 +423,7 @@ def unclosed_flow_list(content: str, base: int) -> FrontmatterProblem | None:
     """What PyYAML reports for a plain block whose last line opens a flow list it never
     closes (``broken: [a, b``), known without importing PyYAML (~10 ms of a small run);
     None for any other block."""
-    if not content.isascii() or "\r" in content or "\t" in content or ASCII_CONTROL.search(content):
+    if not content.isascii() or "\r" in content or "\t" in content or has_ascii_control(content):
         return None
     body = content.rstrip("\n")
     cut = body.rfind("\n") + 1
@@ -492,7 +492,7 @@ def fast_fields(content: str, base: int) -> dict[str, Field] | None:
     """Fields of a plain block (offsets shifted by ``base``), or None to use YAML."""
     if "\r" in content or "\t" in content:
         return None
-    if ASCII_CONTROL.search(content) if content.isascii() else _UNSAFE.search(content):
+    if has_ascii_control(content) if content.isascii() else _UNSAFE.search(content):
         return None
     fields: dict[str, Field] = {}
     parent: Field | None = None

@@ -70,9 +70,10 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
     if memory.frontmatter is None:
         return
     text = memory.file.text or ""
-    body = text[memory.body_start :]
-    if len(body) > 4096:  # a body this long is never empty
-        return
+    start = memory.body_start
+    if len(text) - start > 4096 or _content_before_comments(text, start):
+        return  # (a body this long is never empty)
+    body = text[start:]
     headings = 0
     for line in COMMENT.sub("", body).split("\n"):
         if not NOT_CONTENT.fullmatch(line):
@@ -84,3 +85,21 @@ def check(ctx: RuleContext[ProfileView], memory: Memory) -> Iterator[Diagnostic]
     start = min(memory.body_start, len(text))
     message = f"memory has frontmatter but {what}: the fact itself is missing"
     yield ctx.report(memory.file, start, start, message)
+
+
+def _content_before_comments(text: str, start: int) -> bool:
+    """Whether a line of ``text`` from ``start``, ended before any HTML comment opens,
+    holds content: what COMMENT leaves of such lines is what they are. Most bodies
+    have one among their first lines; the rest are read the long way."""
+    comment = text.find("<!--", start)
+    end = len(text) if comment == -1 else comment
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        if nl == -1:
+            # the last line, when no comment follows it
+            return comment == -1 and not NOT_CONTENT.fullmatch(text, pos)
+        if not NOT_CONTENT.fullmatch(text, pos, nl):
+            return True
+        pos = nl + 1
+    return False
