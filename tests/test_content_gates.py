@@ -54,3 +54,36 @@ def test_a_body_whose_prose_holds_a_relative_date_passes_the_ct003_gate(body: st
     if found:
         assert ct003._may_hold_relative_date(body, 0, len(body))
     assert ct003._relative_dates(prose, 0, len(prose)) == found
+
+
+@settings(max_examples=1000, deadline=None)
+@given(BODIES | st.text(max_size=60))
+@example("Yesterday")
+@example("last-week")
+@example("weekly mon day")
+def test_the_ct003_gate_finds_exactly_the_texts_with_one_of_its_last_words(body: str) -> None:
+    """The gate searches the text's words with one pattern (``spans.word_pattern``):
+    it passes exactly the ASCII texts one of whose lower-cased ``[\\w-]+`` runs is one
+    of ``LAST_WORDS``, and every text that is not ASCII."""
+    import re
+
+    words = re.findall(r"[a-z0-9_-]+", body.lower()) if body.isascii() else None
+    expected = words is None or not ct003.LAST_WORDS.isdisjoint(w.encode() for w in words)
+    assert ct003._may_hold_relative_date(body, 0, len(body)) == expected
+
+
+SUPERSESSION_PIECES = st.sampled_from(
+    ["superseded", "SUPERSEDED", "Superseding", "supersed", "super", "seded", " by ", "[[x]]",
+     "**", " ", "-", "\n", "é", "ſ", "x"]
+)  # fmt: skip
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(SUPERSESSION_PIECES, max_size=8).map("".join))
+def test_a_description_su006_reports_passes_its_gate(value: str) -> None:
+    """SU006 tries its patterns only on a description holding "supersed" (any case) or
+    one that is not ASCII, where ignoring case is more than lower-casing."""
+    from memlint.rules.su import su006_malformed_supersession as su006
+
+    if su006.LEADING_MARK.match(value) or su006.LINKED_LATER.search(value[:2000]):
+        assert not value.isascii() or "supersed" in value.lower()

@@ -52,7 +52,7 @@ import re
 from memlint.diagnostics import Severity
 from memlint.privacy import LazyPattern
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
-from memlint.rules.ct.spans import ascii_words, first_and_more, spans_in_memory
+from memlint.rules.ct.spans import ascii_word_run, first_and_more, spans_in_memory, word_pattern
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ RELATIVE = LazyPattern(
 # The last word of every match of RELATIVE in ASCII text, which is a whole ``[\w-]+``
 # run there (the other words hold a non-ASCII letter): an ASCII text without one of
 # them holds no relative date, and is not searched (RELATIVE is slow to try).
-# As bytes: ``ascii_words`` gives them so.
+# As bytes: ``ascii_word_run`` gives them so.
 LAST_WORDS = frozenset(
     (
         "yesterday today tomorrow tonight week month year "
@@ -95,6 +95,7 @@ LAST_WORDS = frozenset(
     .encode("ascii")
     .split()
 )
+LAST_WORD = LazyPattern(word_pattern(LAST_WORDS))
 DATE_KEYS = ("modified", "date", "created", "updated")
 ISO_DATE = LazyPattern(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 
@@ -131,8 +132,8 @@ def _relative_dates(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _may_hold_relative_date(text: str, start: int, end: int) -> bool:
-    words = ascii_words(text, start, end)
-    return words is None or not LAST_WORDS.isdisjoint(words)
+    words = ascii_word_run(text, start, end)
+    return words is None or LAST_WORD.search(words) is not None
 
 
 def _date_context(memory, text: str, offset: int) -> str | None:
