@@ -172,7 +172,6 @@ def _rerun_tied(
     if tied is None:
         return None
     scope, near = tied
-    edited = {old.file.path for old, _ in pairs}
     index_path = os.path.join(store.root, INDEX_NAME)
     index_read = index_path in scope  # what the index rules read of a memory changed
     if store.index is None:  # where IX001 reports a missing index
@@ -181,20 +180,14 @@ def _rerun_tied(
     indexing = [rule for rule in rules if rule.code[:2] == INDEX_FAMILY]
     others = [rule for rule in rules if rule.code != NEAR_DUPLICATE and rule not in indexing]
     fresh = []
-    local = [rule for rule in others if rule.meta.local]
     try:
         if index_read:  # every index rule's findings, on the whole store
             for rule in indexing:
                 fresh.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
-        _report_files(store, edited)  # a one-file rule reads its file only
-        fresh.extend(
-            d for d in _StoreRun(store, settings, local, cache).results(jobs) if d.path in edited
-        )
         _report_files(store, scope)
-        for rule in others:
-            if not rule.meta.local:
-                found = _run(rule, store, settings, _targets(store, rule.meta.scope))
-                fresh.extend(d for d in found if d.path in scope)
+        fresh.extend(
+            d for d in _StoreRun(store, settings, others, cache).results(jobs) if d.path in scope
+        )
         _report_files(store, near)
         for rule in rules:
             if rule.code == NEAR_DUPLICATE:
@@ -205,13 +198,10 @@ def _rerun_tied(
     if any(d.code == CRASH_CODE for d in fresh):
         return None  # a crash is reported as the whole run reports it
     indexed = {rule.code for rule in indexing}
-    one_file = {rule.code for rule in local}
 
     def stands(d: Diagnostic) -> bool:
         if d.code in indexed:
             return not index_read
-        if d.code in one_file:
-            return d.path not in edited
         return d.path not in (near if d.code == NEAR_DUPLICATE else scope)
 
     kept = list(filter(stands, memo.found))
