@@ -88,16 +88,7 @@ def check(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.show_files or args.show_loaded:
             return show_stores(args, paths, tree, stdin, caches, touched, notices)
-        report = api.check(
-            paths,
-            settings,
-            settings_for=tree.settings_for,
-            stdin=stdin,
-            caches=caches,
-            jobs=args.jobs,
-            touched=touched,
-            notices=notices,
-        )
+        report = api.check(paths, settings, **inputs(args, tree, stdin, caches, touched, notices))
     except (UsageError, ConfigError) as exc:
         return console.error(str(exc))
     barren = api.barren_paths(args.paths, report.roots, settings, tree.settings_for)
@@ -115,19 +106,22 @@ def check(args: argparse.Namespace) -> int:
     return console.exit_status(report, args.exit_zero)
 
 
+def inputs(args, tree, stdin, caches, touched, notices) -> dict:
+    """What ``api.check`` and ``api.load`` take besides the paths and the settings."""
+    return {
+        "settings_for": tree.settings_for,
+        "stdin": stdin,
+        "caches": caches,
+        "jobs": args.jobs,
+        "touched": touched,
+        "notices": notices,
+    }
+
+
 def show_stores(args, paths, tree, stdin, caches, touched, notices) -> int:
     """``--show-files`` or ``--show-loaded``: what the stores under ``paths`` hold."""
     settings = tree.base
-    stores = api.load(
-        paths,
-        settings,
-        settings_for=tree.settings_for,
-        stdin=stdin,
-        caches=caches,
-        jobs=args.jobs,
-        touched=touched,
-        notices=notices,
-    )
+    stores = api.load(paths, settings, **inputs(args, tree, stdin, caches, touched, notices))
     roots = [store.root for store in stores]
     if console.barren_paths(api.barren_paths(args.paths, roots, settings, tree.settings_for)):
         for notice in notices:
