@@ -192,3 +192,19 @@ class FuzzStore:
         rels = [rel for rel in self.memories() if self.rng.random() < self.indexed]
         lines = [f"- [{Path(rel).stem}]({rel}) — fact about {Path(rel).stem}" for rel in rels]
         self.write("MEMORY.md", "# Index\n\n" + "\n".join(lines) + "\n")
+
+
+def count_reuse(monkeypatch) -> list[bool]:
+    """Whether each whole-store run from now on reused the last result (``engine._rerun_tied``)."""
+    from memlint import engine
+
+    reused: list[bool] = []
+    rerun_tied = engine._rerun_tied
+
+    def counted(*args, **kwargs):
+        found = rerun_tied(*args, **kwargs)
+        reused.append(found is not None)
+        return found
+
+    monkeypatch.setattr(engine, "_rerun_tied", counted)
+    return reused

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from memlint import engine
 from memlint.cli import main
-from tests.helpers import FuzzStore, check_json
+from tests.helpers import FuzzStore, check_json, count_reuse
 
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "40"))
 SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261202"))
@@ -157,15 +156,7 @@ def test_a_reused_result_is_what_no_cache_reports(
     rng = random.Random(SEED)
     store = Store(tmp_path / "mem", rng)
     monkeypatch.chdir(store.root)
-    reused = []
-    rerun_tied = engine._rerun_tied
-
-    def counted(*args, **kwargs):
-        found = rerun_tied(*args, **kwargs)
-        reused.append(found is not None)
-        return found
-
-    monkeypatch.setattr(engine, "_rerun_tied", counted)
+    reused = count_reuse(monkeypatch)
     cache = ["--cache-dir", str(tmp_path / "cache")]
     named_cache = ["--cache-dir", str(tmp_path / "named")]  # pre-commit's own, as in bench/
     pool_cache = ["--cache-dir", str(tmp_path / "pool")]
@@ -220,15 +211,7 @@ def test_an_unindexed_memory_elsewhere_follows_a_type_change_into_its_fix(
         encoding="utf-8",
     )
     monkeypatch.chdir(root)
-    reused = []
-    rerun_tied = engine._rerun_tied
-
-    def counted(*args, **kwargs):
-        found = rerun_tied(*args, **kwargs)
-        reused.append(found is not None)
-        return found
-
-    monkeypatch.setattr(engine, "_rerun_tied", counted)
+    reused = count_reuse(monkeypatch)
     cache = ["--cache-dir", str(tmp_path / "cache")]
     before = check_json(capsys, ".", *cache)
     (root / "a.md").write_text(memory("a", "project"), encoding="utf-8")

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from memlint import engine
-from tests.helpers import FuzzStore, check_json
+from tests.helpers import FuzzStore, check_json, count_reuse
 
 STEPS = int(os.environ.get("MEMLINT_FUZZ_STEPS", "50"))
 SEED = int(os.environ.get("MEMLINT_FUZZ_SEED", "20261203"))
@@ -158,14 +157,6 @@ def test_a_named_run_keeps_the_whole_store_reuse(
     reference = check_json(capsys, ".", "--no-cache")
     assert check_json(capsys, "m3.md", *cache) == [d for d in reference if d["filename"] == "m3.md"]
     assert all(path.read_bytes() == data for path, data in whole.items())
-    reused = []
-    rerun_tied = engine._rerun_tied
-
-    def counted(*args, **kwargs):
-        found = rerun_tied(*args, **kwargs)
-        reused.append(found is not None)
-        return found
-
-    monkeypatch.setattr(engine, "_rerun_tied", counted)
+    reused = count_reuse(monkeypatch)
     assert check_json(capsys, ".", *cache) == reference
     assert reused == [True]

@@ -24,3 +24,16 @@ def memlint(
         text=True,
         timeout=120,
     )
+
+
+def run_plain(cwd: Path, *argv: str, env: dict | None = None, stdin: bytes | None = None):
+    """``python -m memlint argv`` in ``cwd`` without colour; output as bytes."""
+    return subprocess.run(
+        [sys.executable, "-m", "memlint", *argv],
+        cwd=cwd,
+        capture_output=True,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        timeout=120,
+        check=False,
+        input=stdin,
+    )

@@ -12,7 +12,6 @@ files and the GitHub step summary, is searched for any piece of any secret.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import shutil
 import string
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import write_files
+from tests.security.common import run_plain
 
 FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab", "agent")
 # No "x": a token holding "xxx" is a placeholder to the privacy rules, never masked.
@@ -109,14 +109,7 @@ def planted(tmp_path) -> tuple[Path, dict[str, str]]:
 
 def _memlint(cwd: Path, *argv: str, env: dict | None = None) -> bytes:
     """stdout and stderr of the real command."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "memlint", *argv],
-        cwd=cwd,
-        capture_output=True,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-        timeout=120,
-        check=False,
-    )
+    proc = run_plain(cwd, *argv, env=env)
     assert proc.returncode in (0, 1), proc.stderr.decode(errors="replace")
     return proc.stdout + proc.stderr
 

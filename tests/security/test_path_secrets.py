@@ -12,14 +12,12 @@ token.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import write_files
+from tests.security.common import run_plain
 from tests.security.test_output_masking import FORMATS, _leaks, _token
 
 MODES = [
@@ -30,18 +28,6 @@ MODES = [
     ["--statistics"],
     ["--show-fixes", "--fix"],
 ]
-
-
-def _run(cwd: Path, *argv: str, env: dict | None = None, stdin: bytes | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "memlint", *argv],
-        cwd=cwd,
-        capture_output=True,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-        timeout=120,
-        check=False,
-        input=stdin,
-    )
 
 
 def _output(proc) -> bytes:
@@ -80,11 +66,11 @@ def test_no_format_prints_a_secret_path(planted, output_format):
     out_file = root / "report.out"
     env = {"GITHUB_STEP_SUMMARY": str(summary)}
     base = ["check", "s", "--select", "ALL", "--no-cache", "--output-format", output_format]
-    output = _output(_run(root, *base, env=env))
-    output += _output(_run(root, *base, "-o", str(out_file), env=env))
+    output = _output(run_plain(root, *base, env=env))
+    output += _output(run_plain(root, *base, "-o", str(out_file), env=env))
     output += out_file.read_bytes()
     named = ["check", f"s/{tokens['file']}.md", f"s/{tokens['folder']}/g.md", "--no-cache"]
-    output += _output(_run(root, *named, "--output-format", output_format, env=env))
+    output += _output(run_plain(root, *named, "--output-format", output_format, env=env))
     if summary.exists():
         output += summary.read_bytes()
     assert b"ghp_*****" in output  # masked, not dropped
@@ -94,7 +80,7 @@ def test_no_format_prints_a_secret_path(planted, output_format):
 @pytest.mark.parametrize("mode", MODES, ids=" ".join)
 def test_no_mode_prints_a_secret_path(planted, mode):
     root, tokens = planted
-    output = _output(_run(root, "check", "s", "--select", "ALL", "--no-cache", *mode))
+    output = _output(run_plain(root, "check", "s", "--select", "ALL", "--no-cache", *mode))
     assert _leaks(output, tokens) == []
 
 
@@ -115,12 +101,12 @@ def test_errors_and_warnings_do_not_print_a_secret_path(planted):
         ["mv", f"s/{token}.md", "s/other.md"],
     ):
         stdin = b"---\nname: a\ndescription: a\n---\nbody\n" if "-" in argv else None
-        output += _output(_run(root, *argv, stdin=stdin))
+        output += _output(run_plain(root, *argv, stdin=stdin))
     (root / "s" / ".memlint.toml").write_text(
         f'select = ["{token}"]\nexclude = ["{token}"]\n[rules.{token}]\nx = 1\n',
         encoding="utf-8",
     )
-    output += _output(_run(root, "check", "s", "--no-cache"))
+    output += _output(run_plain(root, "check", "s", "--no-cache"))
     assert _leaks(output, tokens) == []
 
 
@@ -142,7 +128,7 @@ def test_suggested_names_do_not_spell_a_secret_in_lower_case(tmp_path):
     output = b""
     for output_format in ("full", "json"):
         argv = ["check", "s", "--select", "ID004,ID005", "--no-cache", "-q"]
-        output += _output(_run(tmp_path, *argv, "--output-format", output_format))
+        output += _output(run_plain(tmp_path, *argv, "--output-format", output_format))
     assert b"ID004" in output and b"ID005" in output and b"e.g. `user_ghp-" in output
     lowered = {place: token.lower() for place, token in tokens.items()}
     assert _leaks(output, tokens) == [] and _leaks(output.lower(), lowered) == []
