@@ -44,10 +44,11 @@ def render(output_format: str, diagnostics, ctx: RenderContext) -> str:
 
 class ShownPaths:
     """The paths of a report as they are shown: secrets masked. One pass over them all
-    finds none in nearly every report; only then is each path masked on its own."""
+    finds none in nearly every report; only then is each path masked on its own (and
+    the sources keyed by it: a source no diagnostic names is never shown)."""
 
     def __init__(self, diagnostics: list[Diagnostic], ctx: RenderContext) -> None:
-        paths = {ctx.cwd, *ctx.sources}
+        paths = {ctx.cwd}
         for diagnostic in diagnostics:
             paths.add(diagnostic.path)
             paths.add(diagnostic.display_path)
