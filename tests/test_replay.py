@@ -123,8 +123,10 @@ EDITS = {
 }
 
 
+@pytest.mark.parametrize("chunk", [memlint.replay.CHUNK, 3])
 @pytest.mark.parametrize("edit", list(EDITS))
-def test_replay_after_a_change_equals_a_run_without_cache(store, capsys, monkeypatch, edit):
+def test_replay_after_a_change_equals_a_run_without_cache(store, capsys, monkeypatch, edit, chunk):
+    monkeypatch.setattr(memlint.replay, "CHUNK", chunk)  # 3: a change in any of many chunks
     replayed = Replayed(monkeypatch)
     argv = ("store", "--output-format", "concise", "--cache-dir", "cache")
     before = same_as_uncached(capsys, *argv)
@@ -134,6 +136,29 @@ def test_replay_after_a_change_equals_a_run_without_cache(store, capsys, monkeyp
     assert after != before
     assert run(capsys, *argv) == after  # recorded anew, and replayed
     assert replayed.count == 1
+
+
+def test_a_replay_stops_at_the_first_chunk_that_changed(store, capsys, monkeypatch):
+    monkeypatch.setattr(memlint.replay, "CHUNK", 4)
+    marks = []
+    real = memlint.replay.Observation._mark
+
+    def counting(self):
+        marks.append(self.expected is not None)
+        real(self)
+
+    monkeypatch.setattr(memlint.replay.Observation, "_mark", counting)
+    argv = ("store", "--cache-dir", "cache")
+    run(capsys, *argv)
+    run(capsys, *argv)  # replayed: every chunk compared
+    whole = marks.count(True)
+    assert whole > 10
+    first = next(e for e in os.scandir(store) if e.name.endswith(".md") and e.name != "MEMORY.md")
+    Path(first.path).write_text(Path(first.path).read_text() + "\nedited\n")
+    marks.clear()
+    after = run(capsys, *argv)
+    assert marks.count(True) <= 2  # the walk stopped at the changed file's chunk
+    assert after == run(capsys, *argv, "--no-cache")
 
 
 def test_a_symlink_target_that_appears_is_seen(store, capsys, monkeypatch):

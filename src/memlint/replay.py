@@ -25,12 +25,15 @@ that was not printed masked) and its exit status, with what the output depends o
   parts of each index target looked up outside its store's walk (``Store.outside_walk``).
 
 A run with the same key replays that output when all of this is unchanged; anything
-else runs as usual (and records anew). A file whose mtime or ctime was less than
-``RACY_NS`` before the recording run started is compared by content instead (the
-digest of the bytes that run read); a folder changed that recently, or such a file
-the run did not read, and nothing is recorded. Nothing is recorded either when the
-run consulted git (``gitbase.consulted``: rules that read git are never cached) or
-wrote past the streams (``sys.stdout.buffer``).
+else runs as usual (and records anew). The record keeps the digest of each
+``CHUNK`` parts of that observation in walk order, so a replay stops at the first
+part that changed instead of walking the rest for nothing (an edit of 1% of 10,000
+files is met in the first chunk or two: ~1 ms of the ~55 ms walk). A file whose
+mtime or ctime was less than ``RACY_NS`` before the recording run started is compared
+by content instead (the digest of the bytes that run read); a folder changed that
+recently, or such a file the run did not read, and nothing is recorded. Nothing is
+recorded either when the run consulted git (``gitbase.consulted``: rules that read git
+are never cached) or wrote past the streams (``sys.stdout.buffer``).
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 1
+FORMAT = 2  # 2: the observation's digest per ``CHUNK`` parts
+CHUNK = 512  # the parts of an observation digested together
 RACY_NS = 2_000_000_000  # cache.RACY_NS: a signature younger than this is not trusted
 RELEVANT_NAMES = frozenset({*CONFIG_NAMES, ".git", ".gitignore"})
 # what discovery and the configuration look for in the folders above a store
@@ -139,8 +143,14 @@ def _record_name(args, cwd: str) -> str:
     return "replay-" + _digest(text.encode("utf-8", "surrogatepass")).hex()[:24]
 
 
+class Changed(Exception):
+    """Replaying: a chunk of the observation differs from the record's."""
+
+
 class Observation:
-    """What the inputs of a run look like on disk, as one digest (``parts``).
+    """What the inputs of a run look like on disk, as the digests of its ``parts``,
+    ``CHUNK`` at a time (``marks``); replaying (``expected``: the recorded digests),
+    :class:`Changed` is raised at the first that differs.
 
     ``cache_folder`` is the cache folder, whose own files change with every run: there only
     what discovery could read is observed (folders, Markdown, JSONL, config files).
@@ -158,8 +168,11 @@ class Observation:
         limit: int | None = None,
         digests=None,
         listed: dict | None = None,
+        expected: tuple[bytes, ...] | None = None,
     ) -> None:
         self.parts: list = []
+        self.marks: list[bytes] = []
+        self.expected = expected
         self.listed = listed or {}  # folder -> entries the run listed (``discovery.listed``)
         self.cache_folder = cache_folder
         self.content = content
@@ -183,6 +196,8 @@ class Observation:
                 self.refused = f"{top} is gone"
         stack = [top]
         while stack:
+            if len(parts) >= CHUNK:
+                self._mark()
             folder = stack.pop()
             seen = self.listed.get(folder)
             if seen is not None:  # recording: the entries the run listed
@@ -218,6 +233,8 @@ class Observation:
                 or entry.is_dir(follow_symlinks=False)
             ]
         for entry in entries:
+            if len(parts) >= CHUNK:
+                self._mark()
             name = entry.name
             try:
                 st = entry.stat(follow_symlinks=False)
@@ -294,10 +311,23 @@ class Observation:
             self.racy.setdefault(folder, set()).add(name)
         return self.racy.get(folder, ())
 
-    def digest(self) -> bytes:
+    def _mark(self) -> None:
+        """Digest the parts observed since the last mark (and let them go)."""
         import marshal
 
-        return _digest(marshal.dumps(self.parts, 2))  # version 2: no references
+        mark = _digest(marshal.dumps(self.parts, 2))  # version 2: no references
+        self.parts.clear()
+        expected, count = self.expected, len(self.marks)
+        if expected is not None and (count >= len(expected) or expected[count] != mark):
+            raise Changed
+        self.marks.append(mark)
+
+    def digest(self) -> tuple[bytes, ...]:
+        """The digests of every chunk (replaying: all equal to ``expected``)."""
+        self._mark()
+        if self.expected is not None and len(self.marks) != len(self.expected):
+            raise Changed
+        return tuple(self.marks)
 
 
 def _link_target(path: str) -> tuple:
@@ -342,8 +372,8 @@ def _chain(path: str) -> list[str]:
         path = parent
 
 
-def observe(record: tuple, observation: Observation) -> bytes:
-    """The digest of the inputs named by ``record`` (walked, above, probed, followed)."""
+def observe(record: tuple, observation: Observation) -> tuple[bytes, ...]:
+    """The digests of the inputs named by ``record`` (walked, above, probed, followed)."""
     walked, above, probed, followed = record
     for top in walked:
         observation.walk(top)
@@ -391,8 +421,9 @@ def replayed(args) -> int | None:
     if record is None or record[0] != run_key(args, cwd):
         return None
     _, inputs, content, expected, writes, status = record
-    observation = Observation(dict(content), directory)
-    if observe(inputs, observation) != expected:
+    try:
+        observe(inputs, Observation(dict(content), directory, expected=expected))
+    except Changed:
         return None
     for path, (size, digest) in content.items():
         if read_digest(path, size) != digest:
@@ -417,7 +448,8 @@ def _checked(loaded) -> tuple | None:
         and len(inputs) == 4
         and all(map(_strings, inputs))
         and type(content) is dict
-        and type(expected) is bytes
+        and type(expected) is tuple
+        and all(type(mark) is bytes for mark in expected)
         and type(writes) is tuple
         and type(status) is int
     ):
@@ -512,7 +544,7 @@ class Recording:
         probed = [os.path.join(folder, name) for folder in folders for name in ANCESTOR_NAMES]
         return tuple(folders if self.weak else ()), probed
 
-    def _above_now(self, ancestors) -> bytes:
+    def _above_now(self, ancestors) -> tuple[bytes, ...]:
         observation = Observation({}, None)
         listed, probed = self._above(ancestors)
         for folder in listed:
