@@ -187,7 +187,7 @@ def pairs_ending_at(signatures: list[bytes], seconds: set[int]) -> list[tuple[in
         buckets = {key: list(group) for key, group in groupby(members, key_of)}  # in order
         for second in seconds:
             bucket = buckets.get(keys[second])
-            if bucket is not None:
+            if bucket is not None and bucket[0] != second:  # (first in its bucket: no pair)
                 at = bisect_left(bucket, second)
                 counted.update(zip(bucket[max(0, at - NEIGHBOURS) : at], repeat(second)))
     return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)

@@ -259,8 +259,10 @@ def near_followers(
             after = _followers(buckets.get(new[cut]), at, edited)
             if old[cut] != new[cut]:
                 found.update(before, after)
-            followed[0].update(zip(repeat(at), before))
-            followed[1].update(zip(repeat(at), after))
+            if before:
+                followed[0].update(zip(repeat(at), before))
+            if after:
+                followed[1].update(zip(repeat(at), after))
     for counted in followed:
         found.update(member for (_, member), bands in counted.items() if bands >= MIN_SHARED_BANDS)
     return found
@@ -272,7 +274,7 @@ def _followers(members: list[int] | None, at: int, edited: set[int]) -> list[int
     from memlint.similarity import NEIGHBOURS
 
     found: list[int] = []
-    if members is None:
+    if not members or members[-1] <= at:  # (most buckets: the member alone, or none)
         return found
     counted = 0
     for member in members[bisect_right(members, at) :]:
