@@ -223,3 +223,96 @@ def test_a_tampered_cache_never_changes_what_is_reported(
             assert check_json(capsys, *NAMED, *args) == named, where
         assert check_json(capsys, ".", *args) == reference, where
         assert check_json(capsys, ".", *args) == reference, where + " (the run after)"
+
+
+DELTA_STEPS = int(os.environ.get("MEMLINT_FUZZ_DELTA_STEPS", "10"))
+DELTA_TAMPERS = ["truncate", "flip", "swap", "stale", "confuse"]
+
+
+def edit(paths: list[Path], number: int) -> None:
+    for path in paths:
+        path.write_text(path.read_text(encoding="utf-8") + f"\nround {number}\n", "utf-8")
+        os.utime(path, ns=(OLD + number + 1, OLD + number + 1))
+
+
+def tamper_delta(rng: random.Random, kind: str, delta: Path, stale: bytes, cache: Path) -> str:
+    """Change the delta file as ``kind`` says: cut, flipped without a seal, replaced by
+    a shard (sealed, another layout), by an older delta (sealed, stale entries), or
+    decoded, type-confused and sealed again."""
+    data = delta.read_bytes()
+    if kind == "truncate":
+        delta.write_bytes(data[: rng.randrange(len(data))])
+    elif kind == "flip":
+        at = rng.randrange(len(data))
+        delta.write_bytes(data[:at] + bytes([data[at] ^ 0x41]) + data[at + 1 :])
+    elif kind == "swap":
+        shard = rng.choice(sorted(cache.glob("store-*-[0-9][0-9].pickle")))
+        delta.write_bytes(shard.read_bytes())
+        return f"swap <- {shard.name[-9:]}"
+    elif kind == "stale":
+        delta.write_bytes(stale)
+    else:
+        codec, value = decode(data[HEADER_SIZE:])
+        assert codec == "pickle"
+        new, change = confused(rng, value)
+        seal_again(delta, encode(codec, new))
+        return f"confuse {change}"
+    return kind
+
+
+def test_a_tampered_delta_file_never_changes_what_is_reported(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edits over more than ``FEW_SHARDS`` shards of a 300-file store go into the delta
+    file; that file, tampered with in each way, never changes a whole-store run or a
+    run naming edited files (with the memo and replay gone, half the time, so the
+    whole-store run reads every file's entry through the delta)."""
+    import memlint.cache
+    from memlint.cache import FEW_SHARDS, _shard
+
+    rng = random.Random(SEED)
+    top = tmp_path / "project"
+    generate_store(top / "s", 300, seed=5, defect_rate=0.3, notes=5)
+    for path in [top, *top.rglob("*")]:
+        os.utime(path, ns=(OLD, OLD))
+    monkeypatch.chdir(top)
+    cache = tmp_path / "cache"
+    args = ["--cache-dir", str(cache)]
+    for _ in range(2):
+        check_json(capsys, ".", *args)
+    by_shard = {_shard(p.relative_to(top / "s").as_posix()): p for p in sorted(top.rglob("*.md"))}
+    by_shard = {shard: p for shard, p in by_shard.items() if p.name != "MEMORY.md"}
+    chosen = list(by_shard.values())
+    rounds = [chosen[: FEW_SHARDS + 2], chosen[-FEW_SHARDS - 2 :]]
+    stale = b""
+    for number, edited in enumerate(rounds):
+        edit(edited, number)
+        reference = check_json(capsys, ".", "--no-cache")
+        assert check_json(capsys, ".", *args) == reference
+        (delta,) = cache.glob("store-*-delta.pickle")
+        stale = stale or delta.read_bytes()
+    assert delta.read_bytes() != stale
+    names = [p.relative_to(top).as_posix() for p in (rounds[0][0], rounds[1][0])]
+    named = [d for d in reference if d["filename"] in names]
+    reads = []
+    original = memlint.cache.StoreCache._delta_entries
+
+    def counted(self):
+        reads.append(self.delta_path)
+        return original(self)
+
+    monkeypatch.setattr(memlint.cache.StoreCache, "_delta_entries", counted)
+    pristine = tmp_path / "pristine"
+    shutil.copytree(cache, pristine)
+    for step in range(DELTA_STEPS):
+        shutil.rmtree(cache)
+        shutil.copytree(pristine, cache)
+        kind = DELTA_TAMPERS[step % len(DELTA_TAMPERS)]
+        where = f"seed {SEED}, step {step}: " + tamper_delta(rng, kind, delta, stale, cache)
+        if step % 2:
+            for path in [*cache.glob("store-*.memo.pickle"), *cache.glob("replay-*")]:
+                path.unlink()
+        assert check_json(capsys, *names, *args) == named, where
+        assert check_json(capsys, ".", *args) == reference, where
+        assert check_json(capsys, ".", *args) == reference, where + " (the run after)"
+    assert reads  # the runs read the delta file
