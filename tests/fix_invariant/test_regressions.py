@@ -330,3 +330,32 @@ def test_a_nested_store_keeps_its_own_memories_whichever_path_is_named(tmp_path)
     fix(tmp_path / "s")
     assert (tmp_path / "s" / "MEMORY.md").read_text() == "# I\n- [a](a.md) — a\n"
     assert "(c.md)" in (tmp_path / "s" / "sub" / "MEMORY.md").read_text()
+
+
+TOKEN = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+def test_a_memory_named_by_a_token_converges_under_unsafe_fixes(tmp_path):
+    """A memory named by a token, indexed and linked: PV001 redacted the token in its
+    ``name`` and in the entry's link, ID001 (name = stem) and IX003 (entry -> the file)
+    wrote it back, and the run stopped with "fixes undo each other" (exit 2), redacting
+    nothing. PV001 offers no fix where the token names a file now (rename it first):
+    the run converges, redacts the token where nothing refers to the file by it, never
+    writes it anywhere new, and a second run changes nothing."""
+    files = {
+        "MEMORY.md": f"- [{TOKEN}]({TOKEN}.md) — a token file\n- [b](b.md) — b\n",
+        f"{TOKEN}.md": memory(TOKEN, "a token file"),
+        "b.md": memory("b", "b", body=f"See [[{TOKEN}]]. The key was {TOKEN} once."),
+    }
+    write_files(tmp_path, files)
+    outcome = fix(tmp_path, unsafe=True)
+    assert not outcome.errors and not outcome.convergence
+    after = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    assert after.keys() == files.keys()
+    assert after["b.md"] == memory("b", "b", body=f"See [[{TOKEN}]]. The key was [REDACTED] once.")
+    assert after[f"{TOKEN}.md"] == files[f"{TOKEN}.md"]
+    assert after["MEMORY.md"].count(TOKEN) == 1  # the link's target; its label is redacted
+    names = [d for d in outcome.remaining if d.code == "PV001"]
+    assert len(names) == 3 and all("rename the file first" in d.notes[0] for d in names)
+    again = fix(tmp_path, unsafe=True)
+    assert not again.changes and not again.errors

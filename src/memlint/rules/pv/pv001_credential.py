@@ -29,10 +29,12 @@ reported the same way, with or without a `token:` label.
 ## Fix safety
 Unsafe: replaces the value with the redaction marker, which changes the memory's
 meaning. In note stores there is no fix (the store is append-only): rewrite the
-history and rotate the credential. Not reported: templates (`${TOKEN}`,
-`<token>`), environment variable names, placeholders (`xxx`, `changeme`, `...`)
-and values under 6 characters; the `allow-patterns` option (regexes) skips more
-values.
+history and rotate the credential. No fix either where the value names a file (a
+link's target, or the `name` of a memory whose file name holds it): rename the file
+first (`memlint mv`), or the link breaks and its fix writes the value back.
+Not reported: templates (`${TOKEN}`, `<token>`), environment variable names,
+placeholders (`xxx`, `changeme`, `...`) and values under 6 characters; the
+`allow-patterns` option (regexes) skips more values.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ ALLOW_PATTERNS = Option(
     "allow-patterns", list, [], "regexes: a finding whose value matches one is not reported"
 )
 APPEND_ONLY_HINT = "the note store is append-only: rewrite its history to remove it"
+# a wikilink's target; a Markdown link's destination
+LINK_TARGETS = (re.compile(r"\[\[([^\[\]\n]{1,200})\]\]"), re.compile(r"\]\(\s*<?([^()\s>]*)"))
+NAMES_A_FILE = "it names a file: rename the file first (`memlint mv`)"
 
 
 def string_list(value) -> list[str]:
@@ -79,10 +82,14 @@ def redaction(source, frontmatter, start: int, end: int, marker: str) -> Edit | 
     only when every key and value type survives it.
     """
     text = source.text
+    if _in_link_target(text, start, end):
+        return NAMES_A_FILE
     inside = frontmatter is not None and frontmatter.content_start <= start < frontmatter.end
     if not inside:
         return source.edit(start, end, marker)
     found = _holding_field(frontmatter, start, end)
+    if found is not None and found[0] == "name" and text[start:end] in source.rel:
+        return NAMES_A_FILE
     if found is not None:
         key, holder = found
         raw = text[holder.value_start : holder.value_end]
@@ -95,6 +102,19 @@ def redaction(source, frontmatter, start: int, end: int, marker: str) -> Edit | 
     if reason is not None:
         return f"the marker in the frontmatter: {reason}"
     return source.edit(start, end, marker)
+
+
+def _in_link_target(text: str, start: int, end: int) -> bool:
+    """Whether ``start``..``end`` lies in a link's target: redacted there, the link
+    breaks, and the fixes that mend links (IX003) would write the secret back."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return any(
+        match.start(1) <= start and end <= match.end(1)
+        for pattern in LINK_TARGETS
+        for match in pattern.finditer(text, line_start, line_end)
+    )
 
 
 def _holding_field(frontmatter, start: int, end: int):
