@@ -219,3 +219,47 @@ def test_an_unindexed_memory_elsewhere_follows_a_type_change_into_its_fix(
     assert after != before  # y's fix moved
     assert check_json(capsys, ".", *cache) == after
     assert reused == [False, True]
+
+
+RENDERED = ["full", "concise", "sarif", "junit"]
+
+
+def rendered(capsys, *args: str) -> str:
+    """What ``memlint check ARGS`` prints (exit status 0 or 1)."""
+    capsys.readouterr()
+    status = main(["check", "--exit-zero", *args])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    return out
+
+
+def test_a_warm_run_never_shows_an_old_snippet(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every rendering that quotes the files (source snippets, fixes, positions) is, on a
+    warm cache after each edit, what ``--no-cache`` prints: an edited line is shown as it
+    is now. Edits that keep a finding's line and position but change its text (a word
+    swapped in the same line) are the ones a snippet cache keyed wrongly would miss."""
+    rng = random.Random(SEED + 1)
+    store = Store(tmp_path / "mem", rng)
+    monkeypatch.chdir(store.root)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    for output_format in RENDERED:
+        rendered(capsys, ".", "--output-format", output_format, *cache)
+    history = []
+    for step in range(STEPS // 2):
+        if rng.random() < 0.5:
+            rel = rng.choice(store.memories())
+            path = store.root / rel
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace("[[m", "[[n", 1).replace(" the ", " ThE ", 1), "utf-8")
+            done = f"same-length edit {rel}"
+        else:
+            done, _ = store.step()
+        history.append(done)
+        output_format = RENDERED[step % len(RENDERED)]
+        args = [".", "--output-format", output_format]
+        reference = rendered(capsys, *args, "--no-cache")
+        where = f"{output_format}, seed {SEED + 1}, step {step}: {history}"
+        assert rendered(capsys, *args, *cache) == reference, where
+        assert rendered(capsys, *args, *cache) == reference, where + " (again)"
