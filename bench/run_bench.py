@@ -709,10 +709,10 @@ def compile_memlint() -> None:
     import compileall
 
     import memlint
-    from memlint.rules import write_code_cache
+    from memlint import codecache
 
     compileall.compile_dir(os.path.dirname(memlint.__file__), quiet=1)
-    write_code_cache()  # what a first run writes when Python writes bytecode
+    codecache.write()  # what a first run writes when Python writes bytecode
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ KNOWN_LAZY_CIRCLES: set[frozenset[str]] = set()
 MODEL = {"memlint", "memlint.diagnostics", "memlint.store"}
 HELPERS = {
     "memlint.budget",
+    "memlint.codecache",
     "memlint.gitbase",
     "memlint.privacy",
     "memlint.records",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -185,19 +186,20 @@ def _run_rule_in_copy(package: Path, *flags: str, show: str = "META.summary") ->
     return result.stdout.strip()
 
 
-def test_the_rules_code_cache_is_written_once_and_follows_edits(tmp_path) -> None:
-    """A run that writes bytecode writes every rule's code into one file; a rule edited
+def test_the_code_cache_is_written_once_and_follows_edits(tmp_path) -> None:
+    """A run that writes bytecode writes every module's code into one file; a rule edited
     later, or a damaged file, is noticed (source size and mtime, as Python's own
     bytecode check) and the file is written again. ``-B`` writes none."""
     package = tmp_path / "memlint"
     shutil.copytree(Path(memlint.__file__).resolve().parent, package)
-    cached = package / "rules" / "__pycache__" / f"rules.{sys.implementation.cache_tag}.marshal"
+    cached = package / "__pycache__" / f"modules.{sys.implementation.cache_tag}.marshal"
     cached.unlink(missing_ok=True)
     assert _run_rule_in_copy(package, "-B") == "File starts with a UTF-8 byte order mark"
     assert not cached.exists()
     assert _run_rule_in_copy(package) == "File starts with a UTF-8 byte order mark"
     written = cached.read_bytes()
     assert b"fs003_utf8_bom" in written and b"nt015_duplicate_note" in written
+    assert b"memlint.store" in written and b"memlint.sources.frontmatter" in written
     rule = package / "rules" / "fs" / "fs003_utf8_bom.py"
     rule.write_text(rule.read_text().replace('"File starts with', '"Edited: file starts with'))
     assert _run_rule_in_copy(package).startswith("Edited: file starts with")
@@ -209,20 +211,75 @@ def test_the_rules_code_cache_is_written_once_and_follows_edits(tmp_path) -> Non
     assert len(cached.read_bytes()) > 1000
 
 
-def test_the_rules_code_cache_of_an_optimized_run_is_its_own(tmp_path) -> None:
+def test_the_code_cache_of_an_optimized_run_is_its_own(tmp_path) -> None:
     """Code compiled under ``-OO`` has no docstrings (``-O``: no asserts): a run under
     ``PYTHONOPTIMIZE`` writes its own code cache, as Python writes ``.opt-N.pyc``, so a
     plain run after it still has every rule's documentation (``memlint rule``)."""
     package = tmp_path / "memlint"
     shutil.copytree(Path(memlint.__file__).resolve().parent, package)
-    for cached in (package / "rules" / "__pycache__").glob("rules.*.marshal"):
+    for cached in (package / "__pycache__").glob("modules.*.marshal"):
         cached.unlink()
     runs = [
         _run_rule_in_copy(package, *flags, show="__doc__ is not None")
         for flags in (["-OO"], [], ["-OO"])
     ]
     assert runs == ["False", "True", "False"]
-    assert len(list((package / "rules" / "__pycache__").glob("rules.*.marshal"))) == 2
+    assert len(list((package / "__pycache__").glob("modules.*.marshal"))) == 2
+
+
+def _run_check_in_copy(package: Path, store: Path, *flags: str) -> list[str]:
+    """A check of ``store`` by memlint's copy ``package``, run by Python with ``flags``
+    that may write bytecode: its output, then how ``memlint.store`` was loaded and
+    whether its source's marker ``EDITED`` is there."""
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(package.parent)!r})\n"
+        "from memlint.cli import main\n"
+        f"main(['check', {str(store)!r}, '--no-cache', '--output-format', 'concise'])\n"
+        "module = sys.modules['memlint.store']\n"
+        "print(type(module.__loader__).__name__, getattr(module, 'EDITED', False))\n"
+    )
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
+    }
+    result = subprocess.run(
+        [sys.executable, *flags, "-c", code], capture_output=True, text=True, env=env
+    )
+    return result.stdout.strip().splitlines()
+
+
+def test_memlints_modules_come_from_the_code_cache_and_follow_edits(tmp_path) -> None:
+    """A check finds memlint's modules in the code cache; a module edited since is
+    imported as edited (``-B``: from its source) and then cached again; a cache that
+    names another file for a module, or is cut short, is not used. The output is the
+    same each time."""
+    from memlint import codecache
+
+    package = tmp_path / "memlint"
+    shutil.copytree(Path(memlint.__file__).resolve().parent, package)
+    cached = package / "__pycache__" / f"modules.{sys.implementation.cache_tag}.marshal"
+    cached.unlink(missing_ok=True)
+    store = tmp_path / "store"
+    shutil.copytree(EXAMPLES, store)
+    first = _run_check_in_copy(package, store)
+    assert first[-1] == "_Loader False" and cached.exists()
+    source = package / "store.py"
+    source.write_text(source.read_text() + "\nEDITED = True\n")
+    assert _run_check_in_copy(package, store, "-B")[-1] == "SourceFileLoader True"
+    assert _run_check_in_copy(package, store)[-1] == "_Loader True"
+    assert _run_check_in_copy(package, store, "-B") == [*first[:-1], "_Loader True"]
+
+    data = cached.read_bytes()
+    start = len(codecache._header()) + codecache._LENGTH
+    length = int.from_bytes(data[start - codecache._LENGTH : start], "little")
+    index, spans = marshal.loads(data[start : start + length])
+    index["memlint.store"] = (*index["memlint.textutil"][:3], index["memlint.store"][3])
+    forged = marshal.dumps((index, spans))
+    header = data[: start - codecache._LENGTH] + len(forged).to_bytes(codecache._LENGTH, "little")
+    cached.write_bytes(header + forged + data[start + length :])
+    assert _run_check_in_copy(package, store, "-B") == [*first[:-1], "SourceFileLoader True"]
+    cached.write_bytes(data[: len(data) // 2])
+    assert _run_check_in_copy(package, store, "-B") == [*first[:-1], "_Loader True"]
 
 
 def test_a_pyproject_memlint_table_spelled_with_escapes_is_still_found(tmp_path) -> None:

@@ -408,6 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         from memlint.commands import hook  # before argparse: most events are not about memories
 
         return hook.run_event(argv[2:])
+    from memlint import codecache
+
+    codecache.install()  # memlint's other modules come from one file of their code
     args = plain_check_args(argv)
     if args is None:
         parser = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None)

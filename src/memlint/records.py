@@ -94,41 +94,44 @@ else:
                     setattr(cls, name, f.default)
         return list(fields.values())
 
-    def _init(cls, fields: list[Field], frozen: bool):
+    def _init(made: list[type], fields: list[Field], frozen: bool, post_init: bool):
         """An ``__init__`` that makes the first ``COMPILE_AFTER`` records of the class
         by a plan of its fields, then compiles the class's own and puts it in its
         place: a compile is ~150 µs, and most record classes of a small run make a
         few records (31 classes compiled in a 10-file check: a tenth of its time).
         A call the plan does not bind (a missing, unknown or repeated argument) is
-        the compiled one's, so its ``TypeError`` is Python's. Field order is checked now."""
-        source, namespace = _init_source(cls, fields, frozen)
-        qualname = f"{cls.__qualname__}.__init__"
+        the compiled one's, so its ``TypeError`` is Python's. Field order is checked now;
+        ``made`` holds the record class once it is made."""
         params = [f for f in fields if f.init]
         positions = {f.name: at for at, f in enumerate(params)}
         given = tuple(
             _HAS_DEFAULT_FACTORY if f.default_factory is not _MISSING else f.default for f in params
         )
         required = [at for at, value in enumerate(given) if value is _MISSING]
+        if required and required[-1] >= len(required):  # a default before it
+            name = next(params[at].name for n, at in enumerate(required) if at != n)
+            raise TypeError(f"non-default argument {name!r} follows default argument")
         steps = [
             (f.name, positions.get(f.name), f.default_factory, f.default)
             for f in fields
             if f.init or f.default_factory is not _MISSING or f.default is not _MISSING
         ]
         store = _object_setattr if frozen else setattr
-        post_init = hasattr(cls, "__post_init__")
-        made = 0
+        count = 0
 
         def compiled():
+            record = made[0]
+            source, namespace = _init_source(fields, frozen, post_init)
             exec(source, namespace)
             init = namespace["__init__"]
-            init.__qualname__ = qualname
-            cls.__init__ = init
+            init.__qualname__ = f"{record.__qualname__}.__init__"
+            record.__init__ = init
             return init
 
         def __init__(self, *args, **kwargs):
-            nonlocal made
-            made += 1
-            if made > COMPILE_AFTER or len(args) > len(given):
+            nonlocal count
+            count += 1
+            if count > COMPILE_AFTER or len(args) > len(given):
                 return compiled()(self, *args, **kwargs)
             values = [*args, *given[len(args) :]]
             for key, value in kwargs.items():
@@ -150,10 +153,10 @@ else:
             if post_init:
                 self.__post_init__()
 
-        __init__.__qualname__ = qualname
+        __init__.__qualname__ = f"{made[0].__qualname__}.__init__"
         return __init__
 
-    def _init_source(cls, fields: list[Field], frozen: bool) -> tuple[str, dict]:
+    def _init_source(fields: list[Field], frozen: bool, post_init: bool) -> tuple[str, dict]:
         namespace = {"__MISSING": _HAS_DEFAULT_FACTORY, "__setattr": _object_setattr}
         params, body = [], []
         seen_default = False
@@ -187,7 +190,7 @@ else:
             body.append(
                 f"__setattr(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}"
             )
-        if hasattr(cls, "__post_init__"):
+        if post_init:
             body.append("self.__post_init__()")
         source = f"def __init__(self, {', '.join(params)}):\n    " + ("\n    ".join(body) or "pass")
         return source, namespace
@@ -278,7 +281,12 @@ else:
                 super(record, self).__delattr__(name)
 
             methods.update(__setattr__=__setattr__, __delattr__=__delattr__)
-        if slots:
+        made = [cls]  # the record class, once made
+        post_init = hasattr(cls, "__post_init__")
+        if "__init__" not in cls.__dict__:
+            methods["__init__"] = _init(made, fields, frozen, post_init)
+        given = {"__hash__", "__dataclass_fields__", "__init__"}  # set even when cls has them
+        if slots:  # a new class, made with all its methods (setting one on a class is slow)
             body = dict(cls.__dict__)
             for f in fields:
                 body.pop(f.name, None)
@@ -291,19 +299,19 @@ else:
             if frozen:
                 body.setdefault("__getstate__", _getstate)
                 body.setdefault("__setstate__", _setstate)
+            body.update(
+                (name, method)
+                for name, method in methods.items()
+                if name in given or name not in cls.__dict__
+            )
+            body["__qualname__"] = cls.__qualname__
             record = type(cls)(cls.__name__, cls.__bases__, body)
-            record.__qualname__ = cls.__qualname__
         else:
             record = cls
-        hash_method = methods.pop("__hash__", _MISSING)
-        if hash_method is not _MISSING:
-            record.__hash__ = hash_method
-        record.__dataclass_fields__ = methods.pop("__dataclass_fields__")
-        for name, method in methods.items():
-            if name not in cls.__dict__:
-                setattr(record, name, method)
-        if "__init__" not in cls.__dict__:
-            record.__init__ = _init(record, fields, frozen)
+            for name, method in methods.items():
+                if name in given or name not in cls.__dict__:
+                    setattr(record, name, method)
+        made[0] = record
         return record
 
     def _getstate(self):

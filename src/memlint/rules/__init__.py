@@ -19,7 +19,9 @@ import sys
 from _frozen_importlib import ModuleSpec
 from _frozen_importlib_external import SourceFileLoader
 from functools import cache
-from types import CodeType, ModuleType
+from types import ModuleType
+
+from memlint import codecache
 
 FAMILIES = ("fs", "fm", "id", "ix", "lk", "su", "ty", "ct", "du", "nt", "pv", "gt", "mx")
 OFF_BY_DEFAULT = frozenset({"GT001", "IX012"})
@@ -120,7 +122,7 @@ _LOADING = _thread.RLock()
 
 def _load(full: str) -> ModuleType:
     """Import the rule module ``full`` without searching for it (its file is known):
-    its code comes from the rules' code cache (``_cached_code``), else from the
+    its code comes from memlint's code cache (:mod:`memlint.codecache`), else from the
     bytecode Python cached for it, checked or written by Python's own loader. A run
     imports ~90 rule modules; ``import`` spent ~60 µs a module finding and loading."""
     package, _, name = full.rpartition(".")
@@ -131,7 +133,7 @@ def _load(full: str) -> ModuleType:
         found = sys.modules.get(full)
         if found is not None:
             return found
-        code = _cached_code(full.removeprefix("memlint.rules."), path) or loader.get_code(full)
+        code = codecache.code(full, path) or loader.get_code(full)
         if code is None:  # a source file always has code
             raise ImportError(f"no code for {full}", name=full, path=path)
         module = ModuleType(full)
@@ -146,112 +148,3 @@ def _load(full: str) -> ModuleType:
             raise
         setattr(family, name, module)
         return module
-
-
-# The code of every rule module in one file beside the rules' own bytecode: one read
-# and one unmarshal instead of ~90 of Python's bytecode checks, opens and reads (16M
-# of a 10-file check's 218M instructions, 6M through this file). Each entry holds its
-# source's size and modification time, checked as Python checks its own bytecode.
-_CODE_CACHE_MAGIC = b"memlint rules 1\n"
-
-
-def code_cache_path() -> str | None:
-    """The rules' code cache of this Python and optimization level (``-O`` drops asserts,
-    ``-OO`` docstrings: one file each, as Python's ``.opt-N.pyc``), ``None`` when it
-    caches no bytecode."""
-    tag = sys.implementation.cache_tag
-    if tag is None:
-        return None
-    level = sys.flags.optimize
-    name = f"rules.{tag}{f'.opt-{level}' if level else ''}.marshal"
-    return os.path.join(os.path.dirname(__file__), "__pycache__", name)
-
-
-_CODES: dict[str, tuple[int, int, CodeType]] | None = None  # as read or written by this run
-_WRITTEN_ONCE = False  # the code cache is written at most once a run
-
-
-def _code_cache() -> dict[str, tuple[int, int, CodeType]]:
-    """``family.module`` -> (source size, source mtime in ns, code), as last written;
-    empty when there is none or it is not this Python's."""
-    global _CODES
-    if _CODES is not None:
-        return _CODES
-    _CODES = {}
-    path = code_cache_path()
-    if path is None:
-        return _CODES
-    import marshal
-    from _frozen_importlib_external import MAGIC_NUMBER
-
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        header = _CODE_CACHE_MAGIC + MAGIC_NUMBER
-        if data.startswith(header):
-            codes = marshal.loads(memoryview(data)[len(header) :])
-            _CODES = codes if isinstance(codes, dict) else {}  # (written by memlint)
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    return _CODES
-
-
-def _cached_code(name: str, path: str) -> CodeType | None:
-    """The cached code of the rule ``name`` if its source ``path`` is unchanged, else
-    ``None``. The first miss writes the cache anew (when Python writes bytecode and
-    may write there), and this process uses what it wrote."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    global _WRITTEN_ONCE
-    entry = _code_cache().get(name)
-    if entry is None or entry[:2] != (st.st_size, st.st_mtime_ns):
-        cache_path = code_cache_path()
-        if _WRITTEN_ONCE or sys.dont_write_bytecode or cache_path is None:
-            return None
-        if not os.access(os.path.dirname(cache_path), os.W_OK):
-            return None
-        _WRITTEN_ONCE = True
-        write_code_cache()
-        entry = _code_cache().get(name)
-        if entry is None or entry[:2] != (st.st_size, st.st_mtime_ns):
-            return None
-    return entry[2]
-
-
-def write_code_cache() -> bool:
-    """Write the rules' code cache (as ``compileall`` writes bytecode); whether it was."""
-    global _CODES
-    import marshal
-    from _frozen_importlib_external import MAGIC_NUMBER
-
-    path = code_cache_path()
-    if path is None:
-        return False
-    codes: dict[str, tuple[int, int, CodeType]] = {}
-    for family in FAMILIES:
-        folder = _family(family).__path__[0]
-        for module in _family(family).RULES:
-            source = os.path.join(folder, f"{module}.py")
-            full = f"memlint.rules.{family}.{module}"
-            try:
-                st = os.stat(source)
-                code = SourceFileLoader(full, source).get_code(full)
-            except (OSError, SyntaxError):
-                return False
-            if code is None:
-                return False
-            codes[f"{family}.{module}"] = (st.st_size, st.st_mtime_ns, code)
-    _CODES = codes
-    partial = f"{path}.{os.getpid()}"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(partial, "wb") as handle:
-            handle.write(_CODE_CACHE_MAGIC + MAGIC_NUMBER + marshal.dumps(codes))
-        os.replace(partial, path)
-    except OSError:
-        if os.path.lexists(partial):
-            os.unlink(partial)
-        return False
-    return True
