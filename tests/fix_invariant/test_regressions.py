@@ -359,3 +359,18 @@ def test_a_memory_named_by_a_token_converges_under_unsafe_fixes(tmp_path):
     assert len(names) == 3 and all("rename the file first" in d.notes[0] for d in names)
     again = fix(tmp_path, unsafe=True)
     assert not again.changes and not again.errors
+
+
+def test_a_token_in_a_name_and_the_body_needs_one_unsafe_run(tmp_path):
+    """A memory's ``name`` is a token that its own wikilink uses, and its body holds the
+    token again: redacting the name would break the link (withheld), and the body's
+    redaction had the same title in the same file, so it was withheld with it, and a
+    second run redacted the body. The fixes of a frontmatter field are told apart."""
+    key = "AKIAQ7RSTUVWXY234567"
+    body = f"token {key} [[{key}]]"
+    write_files(tmp_path, {"MEMORY.md": "", "a.md": memory(key, "a fact", body=body)})
+    outcome = fix(tmp_path, unsafe=True)
+    assert not outcome.errors
+    assert (tmp_path / "a.md").read_text() == memory("a", "a fact", body="token [REDACTED] [[a]]")
+    again = fix(tmp_path, unsafe=True)
+    assert not again.changes and not again.errors

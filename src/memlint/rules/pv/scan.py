@@ -67,7 +67,9 @@ def check_source(ctx, source, detect: Callable[[str], list[Finding]], what: str)
         edit = redaction(source, frontmatter, finding.start, finding.end, marker)
         fix = None
         if not isinstance(edit, str):
-            fix = Fix.unsafe(f"Replace the {finding.label} with `{marker}`", edit)
+            fix = Fix.unsafe(
+                f"Replace the {finding.label}{_where(frontmatter, finding)} with `{marker}`", edit
+            )
         notes = (f"no automatic fix: {edit}; redact it by hand",) if fix is None else ()
         message = f"{what}: {finding.label} `{mask(value, finding.keep)}`"
         yield ctx.report(source, finding.start, finding.end, message, fix=fix, notes=notes)
@@ -115,6 +117,16 @@ def _in_link_target(text: str, start: int, end: int) -> bool:
         for pattern in LINK_TARGETS
         for match in pattern.finditer(text, line_start, line_end)
     )
+
+
+def _where(frontmatter, finding: Finding) -> str:
+    """`` in `key` `` for a value in the frontmatter field ``key``: the fixer tells fixes
+    apart by title and file, and withholding one that breaks a reference (a ``name``)
+    must not withhold the body's redaction of the same value with it."""
+    if frontmatter is None or not frontmatter.content_start <= finding.start < frontmatter.end:
+        return ""
+    found = _holding_field(frontmatter, finding.start, finding.end)
+    return f" in `{found[0]}`" if found is not None else " in the frontmatter"
 
 
 def _holding_field(frontmatter, start: int, end: int):
