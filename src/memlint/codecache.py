@@ -106,7 +106,7 @@ def _valid(name: str) -> tuple[str, int] | None:
         below, size, mtime, group = entry
         if below not in _places(name):
             return None
-        origin = os.path.join(ROOT, below)
+        origin = ROOT + os.sep + below
         st = os.stat(origin)
     except (OSError, TypeError, ValueError):
         return None
@@ -117,14 +117,14 @@ def _valid(name: str) -> tuple[str, int] | None:
 
 def _places(name: str) -> tuple[str, str]:
     """Where below ``ROOT`` the source of memlint's module ``name`` can be."""
-    parts = name.split(".")[1:]
-    return os.path.join(*parts) + ".py", os.path.join(*parts, "__init__.py")
+    stem = name[len(PACKAGE) + 1 :].replace(".", os.sep)
+    return stem + ".py", stem + os.sep + "__init__.py"
 
 
 def _source(name: str) -> str | None:
     """The source file of memlint's module ``name``, if there is one."""
     for below in _places(name):
-        if os.path.isfile(os.path.join(ROOT, below)):
+        if os.path.isfile(ROOT + os.sep + below):
             return below
     return None
 
