@@ -316,3 +316,53 @@ def test_a_tampered_delta_file_never_changes_what_is_reported(
         assert check_json(capsys, ".", *args) == reference, where
         assert check_json(capsys, ".", *args) == reference, where + " (the run after)"
     assert reads  # the runs read the delta file
+
+
+def test_a_stale_cache_file_never_changes_what_is_reported(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each cache file that an edit made memlint rewrite, put back as it was before the
+    edit (sealed by this user, well-formed, of this layout: only out of date), alone
+    and then all of them together, never changes a whole-store run or a run naming
+    files: whatever a file holds must be tied to the content it was computed from
+    (a column of summaries, fingerprints or index entries newer or older than the
+    others, a memo or replay of the store before)."""
+    top = tmp_path / "project"
+    build(top)
+    monkeypatch.chdir(top)
+    cache = tmp_path / "cache"
+    args = ["--cache-dir", str(cache)]
+    for _ in range(2):
+        check_json(capsys, ".", *args)
+    check_json(capsys, *NAMED, *args)
+    older = {p.name: p.read_bytes() for p in cache.iterdir() if p.is_file()}
+    edits = {
+        "a/m8.md": memory("m8", "A different fact about the payroll export and its cron."),
+        "b/m3.md": memory("m3", "The release of the billing service.", "See [[m99]]."),
+        "a/MEMORY.md": (top / "a/MEMORY.md").read_text() + "- [m0](m0.md) — fact about m0\n",
+    }
+    write_files(top, edits)
+    for rel in edits:
+        os.utime(top / rel, ns=(OLD + 10**9, OLD + 10**9))
+    reference = check_json(capsys, ".", "--no-cache")
+    named = [d for d in reference if d["filename"] in NAMED]
+    for _ in range(2):
+        assert check_json(capsys, ".", *args) == reference
+    assert check_json(capsys, *NAMED, *args) == named
+    pristine = tmp_path / "pristine"
+    shutil.copytree(cache, pristine)
+    stale = sorted(
+        name
+        for name, data in older.items()
+        if (pristine / name).is_file() and (pristine / name).read_bytes() != data
+    )
+    assert len(stale) >= 4
+    for chosen in [*([name] for name in stale), stale]:
+        shutil.rmtree(cache)
+        shutil.copytree(pristine, cache)
+        for name in chosen:
+            (cache / name).write_bytes(older[name])
+        where = "stale " + ", ".join(stable_name(name, top) for name in chosen)
+        assert check_json(capsys, *NAMED, *args) == named, where
+        assert check_json(capsys, ".", *args) == reference, where
+        assert check_json(capsys, ".", *args) == reference, where + " (the run after)"
