@@ -710,6 +710,30 @@ def test_a_warm_run_naming_one_memory_loads_few_others(
     assert len(loaded) < 10
 
 
+def test_a_memo_of_other_inputs_is_not_unpickled(
+    generated: Path, tmp_path: Path, capsys, monkeypatch
+):
+    """A memo saved for other inputs (a file edited since) is told apart by the store
+    digest near its start: it is neither authenticated in full nor unpickled; the memo
+    of these inputs is."""
+    cache_dir = tmp_path / "cache"
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    (memo_path,) = cache_dir.glob("*.memo.pickle")
+    loads = []
+    load = __import__("memlint.cache", fromlist=["_load"])._load
+    monkeypatch.setattr(
+        "memlint.cache._load", lambda path, *a, **k: loads.append(path) or load(path, *a, **k)
+    )
+    report(generated, capsys, "--cache-dir", str(cache_dir))
+    assert str(memo_path) in loads  # nothing changed: the memo is read and used
+    loads.clear()
+    memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[3]
+    memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    main(["check", str(memory), "--exit-zero", "--cache-dir", str(cache_dir)])
+    assert "1 store" in capsys.readouterr().out  # (a pre-commit run: linted)
+    assert str(memo_path) not in loads
+
+
 def test_malformed_summary_columns_are_not_used(generated: Path, tmp_path: Path, capsys):
     """Summary columns of the wrong shape or types, sealed with the user's key, are a miss:
     every memory is parsed again and the output is the reference."""

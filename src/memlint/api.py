@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from itertools import compress
+from operator import attrgetter
 
 from memlint.config import Settings, validate_selectors
 from memlint.diagnostics import Diagnostic
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from memlint.store import Store
 
 SettingsFor = Callable[[str], Settings]
+_PATH = attrgetter("path")
 
 
 @dataclass
@@ -145,12 +148,12 @@ def lint(
 def reported_sources(stores: list[Store], diagnostics: list[Diagnostic]) -> dict[str, SourceFile]:
     """The files of ``stores`` that ``diagnostics`` are on, by path."""
     reported = {d.path for d in diagnostics}
-    return {
-        source.path: source
-        for store in stores
-        for source in (*store.files, *store.notes)
-        if source.path in reported
-    }
+    found: dict[str, SourceFile] = {}
+    for store in stores:  # (C-level passes: a store holds 10,000s of files, few reported)
+        files = [*store.files, *store.notes]
+        hits = list(compress(files, map(reported.__contains__, map(_PATH, files))))
+        found.update(zip(map(_PATH, hits), hits, strict=True))
+    return found
 
 
 def check(

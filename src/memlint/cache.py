@@ -77,7 +77,14 @@ from itertools import chain, compress, repeat, starmap
 from operator import attrgetter, is_, is_not, itemgetter, ne, not_
 
 from memlint import __version__
-from memlint.cachedir import CacheRefused, cache_folder, folder_name, seal, unseal
+from memlint.cachedir import (
+    CacheRefused,
+    cache_folder,
+    folder_name,
+    seal,
+    sealed_head,
+    unseal,
+)
 from memlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position, Range, Severity
 from memlint.records import NamedTuple
 from memlint.rules import is_rule_name
@@ -373,6 +380,14 @@ class StoreCache:
             found = self._digests[source.rel] = source_digest(source)
         return found
 
+    def digests(self, sources: list[SourceFile]) -> list[bytes]:
+        """``digest`` of each of ``sources``, in C-level passes where the cache vouched
+        for them (``known``: every unchanged file of a warm run)."""
+        knowns: list = list(map(_KNOWN, sources))
+        for position in compress(range(len(knowns)), map(is_, knowns, repeat(None))):
+            knowns[position] = (self.digest(sources[position]),)
+        return list(map(itemgetter(0), knowns))
+
     # -- unchanged files by signature ------------------------------------------
 
     def _records(self) -> dict[str, bytes]:
@@ -533,11 +548,7 @@ class StoreCache:
         """``rows``' row of each of ``sources`` (digest, ``store.Summary``, fingerprint)
         when it holds one for its content, else ``None``. When the sources are the
         columns' files in their order (a warm run), whole columns are compared."""
-        knowns = list(map(_KNOWN, sources))
-        if None in knowns:
-            digests = list(map(self.digest, sources))
-        else:
-            digests = list(map(itemgetter(0), knowns))
+        digests = self.digests(sources)
         if self._rows is None and not self._fresh_rows:
             rels, joined, fingerprints, summaries = self._summary_columns()
             if list(map(_REL, sources)) == rels:
@@ -588,12 +599,13 @@ class StoreCache:
         """Drop the per-file entries of files no longer in ``store`` (if they were read)."""
         if not self._shards and self._rows is None and self._columns is None:
             return
-        present = {source.rel for source in (*store.files, *store.notes)}
+        present = set(map(_REL, chain(store.files, store.notes)))
         for shard, entries in self._shards.items():  # the shards read (the others stay)
             for rel in [rel for rel in entries if rel not in present]:
                 del entries[rel]
                 self._changed_shards.add(shard)
-        if self._rows is None and self._columns is not None and present >= set(self._columns[0]):
+        columns = self._columns
+        if self._rows is None and columns is not None and present.issuperset(columns[0]):
             return  # (the rows are not made)
         if self._rows is not None or self._columns is not None:
             rows = self.rows
@@ -607,7 +619,7 @@ class StoreCache:
     def store_digest(self, store) -> bytes:
         """Every input of a store's result: each file's path and digest, the
         skipped and excluded entries."""
-        files = (*store.files, *store.notes)
+        files = [*store.files, *store.notes]
         parts = (
             store.root,
             len(store.files),
@@ -615,7 +627,7 @@ class StoreCache:
             sorted(store.excluded),
             store.local_only,
         )
-        basis = (repr(parts), "\0".join([s.rel for s in files]), b"".join(map(self.digest, files)))
+        basis = (repr(parts), "\0".join([s.rel for s in files]), b"".join(self.digests(files)))
         self._basis, self._digested = basis, store
         self._store_digest = _basis_digest(*basis)
         return self._store_digest
@@ -641,6 +653,8 @@ class StoreCache:
     def memo(self, store) -> Memo | None:
         """The whole-store result saved for exactly this store's inputs."""
         digest = self.store_digest(store)
+        if digest not in sealed_head(self.memo_path, MEMO_DIGEST_WITHIN):
+            return None  # another store digest: not read further (nor unpickled)
         loaded = _load(self.memo_path, self.key, self.secret)
         if not (isinstance(loaded, tuple) and len(loaded) == 7 and loaded[0] == digest):
             return None
@@ -765,12 +779,14 @@ class StoreCache:
         """How many files' signature records or summary rows differ from those loaded."""
         loaded = self._signatures or {}
         seen = self._signatures_seen
-        records = sum(1 for rel, record in seen.items() if loaded.get(rel) != record)
+        records = sum(map(ne, map(loaded.get, seen), seen.values()))
         records += len(loaded.keys() - seen.keys())
         return max(records, len(self._replaced_rows) + self._rows_removed)
 
 
 FEW_CHANGES = 16  # see ``StoreCache.save``
+# a memo's pickle holds its store digest this near its start (after the cache key)
+MEMO_DIGEST_WITHIN = 96
 DELTA_LIMIT = 1024  # see ``StoreCache._save_shards``
 FEW_SHARDS = 8
 

@@ -42,6 +42,24 @@ def _read_own(path: str) -> bytes | None:
         return stream.read()
 
 
+def sealed_head(path: str, size: int) -> bytes:
+    """Up to ``size`` bytes of the body of the sealed file at ``path``, unauthenticated:
+    only to tell that a file cannot hold what is looked for (``unseal`` before any use)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return b""
+        return os.read(handle, HEADER_SIZE + size)[HEADER_SIZE:]
+    except OSError:
+        return b""
+    finally:
+        os.close(handle)
+
+
 def _mac(secret: bytes, body) -> bytes:
     import hmac
 

@@ -59,7 +59,7 @@ def grouped(keys: list[str], members: list) -> dict[str, list]:
     """``members`` by their ``keys`` (in order of first appearance, each list in the
     members' order), as a ``setdefault`` loop builds it, in C-level passes where the keys
     are unique (most of a store's names and stems are)."""
-    table = dict(zip(keys, ([member] for member in members), strict=True))
+    table = dict(zip(keys, map(list, zip(members)), strict=True))
     if len(table) == len(keys):
         return table
     from collections import Counter
