@@ -199,26 +199,35 @@ FEW_SEARCHED = 8  # up to this many seconds, each one's window is found by a byt
 def _pairs_searched(signatures: list[bytes], seconds: set[int]) -> list[tuple[int, int]]:
     """``pairs_ending_at`` for a few ``seconds`` (pre-commit names one memory): in each
     band, the ``NEIGHBOURS`` members before a second that hold its band value are found
-    searching back from it through the column of the band's first values (hits compared
-    whole), instead of gathering the buckets of every member (buckets of a shared
+    searching back from it through the band's column (every member's value of the band,
+    one after the other: a hit is a whole band value, or off the values' boundaries and
+    passed over), instead of gathering the buckets of every member (buckets of a shared
     template band hold thousands)."""
     counted: Counter = Counter()
-    values = array(UINT32, b"".join(signatures))
+    count = len(signatures)
+    joined = b"".join(signatures)
+    values = memoryview(joined).cast(UINT32)  # type: ignore[call-overload]  # ("I" or "L")
+    column = bytearray(len(joined))  # the bands one after the other, C-level strided copies
+    columns = memoryview(column).cast(UINT32)  # type: ignore[call-overload]
+    for at in range(SIGNATURE_SIZE):
+        band, row = divmod(at, BAND_ROWS)
+        start = band * count * BAND_ROWS + row
+        columns[start : start + count * BAND_ROWS : BAND_ROWS] = values[at::SIGNATURE_SIZE]
     for band in range(0, SIGNATURE_SIZE * VALUE_BYTES, BAND_BYTES):
         cut = slice(band, band + BAND_BYTES)
-        column = values[band // VALUE_BYTES :: SIGNATURE_SIZE].tobytes()
+        base = band * count  # where the band's column starts
         for second in seconds:
             key = signatures[second][cut]
             if key == EMPTY_BAND:
                 continue
-            head, end, firsts = key[:VALUE_BYTES], second * VALUE_BYTES, 0
+            end, firsts = base + second * BAND_BYTES, 0
             while firsts < NEIGHBOURS:
-                hit = column.rfind(head, 0, end)
+                hit = column.rfind(key, base, end)
                 if hit == -1:
                     break
-                end = hit + VALUE_BYTES - 1  # the next hit starts before this one
-                first = hit // VALUE_BYTES
-                if hit % VALUE_BYTES == 0 and signatures[first][cut] == key:
+                end = hit + BAND_BYTES - 1  # the next hit starts before this one
+                first, off = divmod(hit - base, BAND_BYTES)
+                if off == 0:
                     counted[first, second] += 1
                     firsts += 1
     return sorted(pair for pair, bands in counted.items() if bands >= MIN_SHARED_BANDS)

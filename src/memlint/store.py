@@ -6,11 +6,11 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import Enum
 from functools import cached_property
 from itertools import compress, repeat
-from operator import attrgetter, is_not, or_
+from operator import attrgetter, is_, is_not, lt, or_
 
 from memlint.records import NamedTuple, dataclass, field
 
@@ -73,7 +73,14 @@ def grouped(keys: list[str], members: list) -> dict[str, list]:
     return table
 
 
-_NAME = attrgetter("name")
+def several(table: dict[str, list]) -> Iterator[tuple[str, list]]:
+    """The entries of a ``grouped`` table that hold more than one member, in its order
+    (found in C-level passes: most of a store's names and stems are unique)."""
+    return compress(table.items(), map(lt, repeat(1), map(len, table.values())))
+
+
+_NAME_KNOWN = attrgetter("_name")  # (``_UNSET`` until looked up)
+_DESCRIPTION_KNOWN = attrgetter("_description")
 _STEM = attrgetter("stem")
 _PATH = attrgetter("path")
 _FILE_PATH = attrgetter("file.path")
@@ -510,12 +517,34 @@ class Store:
 
     @cached_property
     def _names(self) -> list[str | None]:
-        return list(map(_NAME, self.memories))
+        """Each memory's ``name``, read from where the summary put it (C-level; those
+        not known yet are looked up)."""
+        memories = self.memories
+        names = list(map(_NAME_KNOWN, memories))
+        for position in compress(range(len(names)), map(is_, names, repeat(_UNSET))):
+            names[position] = memories[position].name
+        return names
 
     @cached_property
     def _stripped_names(self) -> list[str]:
-        names: list[str] = list(map(_NAME, self._named))
-        return list(map(str.strip, names))
+        names = self._names
+        named = compress(names, map(is_not, names, repeat(None)))
+        return list(map(str.strip, named))  # type: ignore[arg-type]  # (no None left)
+
+    @cached_property
+    def _successor_targets(self) -> list[str | None]:
+        """Each memory's ``successor_target``, the descriptions searched in C-level
+        passes (few memories are superseded)."""
+        memories = self.memories
+        descriptions = list(map(_DESCRIPTION_KNOWN, memories))
+        for position in compress(range(len(memories)), map(is_, descriptions, repeat(_UNSET))):
+            descriptions[position] = memories[position].description
+        texts = [text or "" for text in descriptions]
+        targets: list[str | None] = [None] * len(memories)
+        matches = map(SUPERSEDED.match, map(str.strip, texts))
+        for position in compress(range(len(memories)), matches):
+            targets[position] = memories[position].successor_target
+        return targets
 
     @cached_property
     def other_rels(self) -> set[str]:
@@ -761,8 +790,9 @@ class Store:
         Each memory is walked once: linear in the store size."""
         ends: dict = {}
         on_cycle: set = set()
-        for start in self.memories:
-            if start.successor_target is None or start in ends:
+        superseded = map(is_not, self._successor_targets, repeat(None))
+        for start in compress(self.memories, superseded):
+            if start in ends:
                 continue
             path: list = []
             index: dict = {}

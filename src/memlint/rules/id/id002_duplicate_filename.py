@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
+from memlint.store import several
 from memlint.textutil import escape
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -72,9 +73,7 @@ META = RuleMeta(
 
 
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
-    for stem, memories in store.by_stem.items():
-        if len(memories) < 2:
-            continue
+    for stem, memories in several(store.by_stem):
         for memory in memories:
             others = ", ".join(escape(m.file.rel) for m in memories if m is not memory)
             folder = memory.file.rel.rpartition("/")[0]

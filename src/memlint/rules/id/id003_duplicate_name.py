@@ -46,6 +46,7 @@ from __future__ import annotations
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.id.names import reported_name_fields
+from memlint.store import several
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -67,8 +68,8 @@ META = RuleMeta(
 
 
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
-    for name, memories in store.by_name.items():
-        if len(memories) < 2 or not name:
+    for name, memories in several(store.by_name):
+        if not name:
             continue
         for memory, found in reported_name_fields(store, memories):
             others = ", ".join(escape(m.file.rel) for m in memories if m is not memory)

@@ -50,6 +50,7 @@ from __future__ import annotations
 from memlint.diagnostics import Severity
 from memlint.rules.base import LINKED_TYPED, RuleMeta, Scope
 from memlint.rules.id.names import reported_name_fields
+from memlint.store import several
 from memlint.textutil import escape, shorten
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -89,8 +90,8 @@ def others(members: list, key, shown) -> dict[str, str]:
 
 
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
-    for memories in store.by_folded_stem.values():
-        if len(memories) < 2 or len({m.stem for m in memories}) < 2:
+    for _, memories in several(store.by_folded_stem):
+        if len({m.stem for m in memories}) < 2:
             continue
         listed = others(memories, lambda m: m.stem, lambda m: escape(m.file.rel))
         for memory in memories:
@@ -101,8 +102,8 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
                 f"filename `{escape(memory.stem)}.md` differs only in case or Unicode form "
                 f"from {listed[memory.stem]}",
             )
-    for memories in store.by_folded_name.values():
-        if len(memories) < 2 or len({_name(m) for m in memories}) < 2:
+    for _, memories in several(store.by_folded_name):
+        if len({_name(m) for m in memories}) < 2:
             continue
         listed = others(
             memories,

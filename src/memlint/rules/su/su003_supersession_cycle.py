@@ -75,9 +75,7 @@ MAX_SHOWN = 5
 
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
     _, on_cycle = chain_ends(store)
-    for memory in store.memories:
-        if memory not in on_cycle:  # known without parsing the memory
-            continue
+    for memory in filter(on_cycle.__contains__, store.memories):  # (none parsed to know)
         supersession = memory.supersession
         if supersession is None:
             continue
