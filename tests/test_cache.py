@@ -494,15 +494,26 @@ def test_malformed_signature_records_are_ignored(generated: Path, tmp_path: Path
     cache_dir = tmp_path / "cache"
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    import marshal
+
     (records_path,) = cache_dir.glob("*.files.pickle")
-    key, records = unseal(records_path)
-    junk = ["junk", (1, 2), None, b"short"]
-    planted = {rel: junk[n % len(junk)] for n, rel in enumerate(records)}
-    planted[target.name] = records[target.name] + b"\x00"  # ends as if without a directive
-    reseal(records_path, key, planted)
+    key, (rels, records) = marshal.loads(records_path.read_bytes()[HEADER_SIZE:])
+    size = len(records) // len(rels)
+    at = rels.index(target.name) * size
+    longer = records[: at + size - 1] + b"\x00" + records[at + size - 1 :]  # (no directive)
     (memo_path,) = cache_dir.glob("*.memo.pickle")
-    memo_path.unlink()
-    assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
+    for planted in (
+        (rels, longer),
+        ([*rels, "extra.md"], records),  # a path too many: every record shifts
+        ([1, *rels[1:]], records),
+        (rels, list(records)),
+        (tuple(rels), records),
+        (rels,),
+    ):
+        body = marshal.dumps((key, planted))
+        records_path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
+        memo_path.unlink(missing_ok=True)
+        assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
 
 
 def test_facts_handed_over_are_saved_again_when_results_change(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ Each store root has these files in the cache folder:
   rule or renderer asks for it (as git's index does). A signature is kept
   only when the file's mtime was at least ``RACY_NS`` older than the run
   that read it, so a write in the same clock tick as the read is never missed.
+  Kept as two columns (paths, records joined; ``marshal``).
 - ``store-<id>.index``: per memory, what the cross-file rules and profile
   detection read without parsing it (``store.Summary``: name, description,
   link targets, profile signals, memory type) and its near-duplicate fingerprint, for the
@@ -92,7 +93,7 @@ from memlint.sources.document import BOM_BYTES, Known, SourceFile
 from memlint.store import Summary
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 18  # 18: a memo holds why the profile is a guess
+FORMAT = 19  # 19: the signature records in columns
 SHARDS = 64
 RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
@@ -205,16 +206,28 @@ def signature(entry: os.DirEntry) -> bytes | None:
 
 
 def _load_signatures(path: str, key: str, secret: bytes) -> dict[str, bytes]:
-    """The signature records at ``path`` (signature, digest, has-directive byte);
-    malformed ones are left out."""
-    loaded = _load(path, key, secret)
-    if not isinstance(loaded, dict):
+    """The signature records at ``path`` (signature, digest, has-directive byte), kept
+    as two columns (``_signature_columns``); none when malformed."""
+    loaded = _load(path, key, secret, columns=True)
+    if not (type(loaded) is tuple and len(loaded) == 2):
         return {}
-    return {
-        rel: found
-        for rel, found in loaded.items()
-        if type(rel) is str and type(found) is bytes and len(found) == RECORD_SIZE
-    }
+    rels, records = loaded
+    if not (
+        type(rels) is list
+        and type(records) is bytes
+        and len(records) == RECORD_SIZE * len(rels)
+        and set(map(type, rels)) <= {str}
+    ):
+        return {}
+    size = RECORD_SIZE
+    slices = [records[at : at + size] for at in range(0, len(records), size)]
+    return dict(zip(rels, slices, strict=True))
+
+
+def _signature_columns(records: dict[str, bytes]) -> tuple[list[str], bytes]:
+    """``records`` as the paths and their records joined (``marshal`` loads 10,000
+    of them 3x faster than a pickled dict)."""
+    return list(records), b"".join(records.values())
 
 
 def _position(found) -> bool:
@@ -727,7 +740,8 @@ class StoreCache:
         whole = not (self.partial and self._changes() <= FEW_CHANGES)
         signatures = self._signatures
         if whole and signatures is not None and self._signatures_seen != signatures:
-            _dump(self.files_path, self.key, self.secret, self._signatures_seen)
+            columns = _signature_columns(self._signatures_seen)
+            _dump(self.files_path, self.key, self.secret, columns, columns=True)
         updated: set[int] = set()
         for rel in self._dirty:
             entry = self.entries_for(rel).get(rel)

@@ -4,7 +4,8 @@ parsed values loaded only when a rule asks for them."""
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import compress, repeat
+from operator import attrgetter, is_, itemgetter
 
 from memlint.detect import signals_of
 from memlint.facts import memory_facts, rebuild_memory, rebuild_parsed, summary_facts
@@ -105,15 +106,17 @@ def load_memories(
     memories: list[Memory | None] = [None] * len(sources)
     missing: list[int] = []
     if cache is not None:
-        known = cache.summaries(sources)
-        missing = [position for position, row in enumerate(known) if row is None]
-        summarized, loader = Memory.summarized, cached_loader(cache)
-        memories = [
-            None
-            if row is None
-            else summarized(source, source.rel.rsplit("/", 1)[-1][:-3], row[1], row[2], loader)
-            for source, row in zip(sources, known, strict=True)
-        ]
+        rows: list = cache.summaries(sources)
+        missing = list(compress(range(len(rows)), map(is_, rows, repeat(None))))
+        if len(missing) < len(rows):  # built in C-level passes, with a throwaway per missing
+            for position in missing:  # (each is parsed: its memory costs little beside)
+                rows[position] = _NO_ROW
+            stems = [rel[rel.rfind("/") + 1 : -3] for rel in map(_REL, sources)]
+            summaries, prints = map(itemgetter(1), rows), map(itemgetter(2), rows)
+            loader = repeat(cached_loader(cache))
+            memories = list(map(Memory.summarized, sources, stems, summaries, prints, loader))
+            for position in missing:
+                memories[position] = None
     else:
         missing = list(range(len(sources)))
     if len(missing) < 2 or pool_size(len(missing), jobs) == 1:
@@ -140,6 +143,9 @@ def load_memories(
             cache.remember_memory(sources[position], facts, summary_facts(summary))
     return _filled(memories)
 
+
+_REL = attrgetter("rel")
+_NO_ROW = (b"", Summary(None, None, False, (), -1, False, None), None)  # (see load_memories)
 
 SAMPLE = 128  # memories parsed here to guess the store's profile before the pool starts
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 from functools import cached_property
 from itertools import compress, repeat
-from operator import attrgetter, is_, is_not, lt, or_
+from operator import and_, attrgetter, is_, is_not, lt, not_
 
 from memlint.records import NamedTuple, dataclass, field
 
@@ -79,6 +79,8 @@ def several(table: dict[str, list]) -> Iterator[tuple[str, list]]:
     return compress(table.items(), map(lt, repeat(1), map(len, table.values())))
 
 
+_TARGET = attrgetter("target")
+_HREF = attrgetter("href")
 _NAME_KNOWN = attrgetter("_name")  # (``_UNSET`` until looked up)
 _DESCRIPTION_KNOWN = attrgetter("_description")
 _STEM = attrgetter("stem")
@@ -636,7 +638,10 @@ class Store:
     def _plain_targets(self) -> frozenset[str]:
         index = self.index
         entries = index.entries if index is not None else ()
-        return frozenset(entry.target for entry in entries if _plain_target(entry))
+        targets = list(map(_TARGET, entries))  # ``_plain_target`` of each, C-level passes:
+        no_colon = map(not_, map(str.__contains__, targets, repeat(":")))
+        no_backslash = map(not_, map(str.__contains__, map(_HREF, entries), repeat("\\")))
+        return frozenset(compress(targets, map(and_, no_colon, no_backslash)))
 
     def _resolve_entry(self, entry: IndexEntry) -> IndexTarget:
         from memlint.sources.index import escape_reason
@@ -884,17 +889,18 @@ class Store:
         """The files and note files whose diagnostics are shown (all, unless a few files
         are named), files first, each in store order."""
         files = [*self.files, *self.notes]
-        report = self.report
-        if report is None:
+        if self.report is None:
             return files
-        return list(compress(files, self._reported(list(map(_PATH, files)))))
+        return self._reported(files, list(map(_PATH, files)))
 
-    def _reported(self, paths: list[str]):
-        """``reports_on`` of each of ``paths``, in C-level passes (asked of every file)."""
+    def _reported(self, items: list, paths: list[str]) -> list:
+        """The ``items`` whose path (``paths``) ``reports_on``: those starting with a path
+        named found in one C-level pass (asked of every file), then each of them asked."""
         report = self.report
         assert report is not None  # (asked only when some files are named)
-        named = map(report.__contains__, paths)
-        return map(or_, named, map(str.startswith, paths, repeat(self._report_dirs)))
+        near = map(str.startswith, paths, repeat(tuple(report)))
+        reports_on = self.reports_on
+        return [items[at] for at in compress(range(len(paths)), near) if reports_on(paths[at])]
 
     @cached_property
     def reported_memories(self) -> list[Memory]:
@@ -902,7 +908,7 @@ class Store:
         memories = self.memories
         if self.report is None:
             return memories
-        return list(compress(memories, self._reported(list(map(_FILE_PATH, memories)))))
+        return self._reported(memories, list(map(_FILE_PATH, memories)))
 
     def derived(self, build: Callable[[Store], Derived]) -> Derived:
         """``build(self)``, built once per store: a table that a rule family derives from

@@ -51,8 +51,10 @@ META = RuleMeta(
 
 
 def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
+    if store.index is not None or store.index_entry is not None:
+        return
     memories = [memory for memory in store.memories if not memory.is_document]
-    if store.index is not None or store.index_entry is not None or not memories:
+    if not memories:
         return
     top_level = [s.rel for s in store.files if "/" not in s.rel] + [
         rel for rel in store.excluded if "/" not in rel
