@@ -83,12 +83,10 @@ def unseal(path: str, secret: bytes) -> memoryview | None:
 def seal(path: str, secret: bytes, body: bytes) -> None:
     """Write ``body`` sealed with ``secret`` at ``path``, atomically (temp file +
     rename); a failure leaves the old file intact."""
-    import tempfile  # only runs that change the cache pay for the import
-
     directory = os.path.dirname(path)
     try:
         prepare_dir(directory)
-        handle, temp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".pickle")
+        handle, temp = _new_private_file(directory)
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(MAGIC + _mac(secret, body))
@@ -99,6 +97,24 @@ def seal(path: str, secret: bytes, body: bytes) -> None:
             raise
     except OSError:
         return
+
+
+def _new_private_file(directory: str) -> tuple[int, str]:
+    """A file created in ``directory`` under a random name, mode 0600, never one that
+    existed (``tempfile.mkstemp``'s flags, without importing ``tempfile``, ``shutil``
+    and ``random``: a pre-commit run writes one cache file and imported them all)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(TEMP_ATTEMPTS):
+        temp = os.path.join(directory, f".tmp-{os.urandom(8).hex()}.pickle")
+        try:
+            return os.open(temp, flags, 0o600), temp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")
+
+
+TEMP_ATTEMPTS = 100
 
 
 def cache_folder(cache_dir: str | None, cwd: str, create: bool) -> tuple[str, bytes] | None:
