@@ -25,8 +25,13 @@ def generated(tmp_path: Path) -> Path:
 
 
 def report(store: Path, capsys, *extra: str) -> str:
+    return checked(store, capsys, *extra)
+
+
+def checked(path: Path, capsys, *extra: str) -> str:
+    """``report`` of ``path``: a store, or one of its files (findings on it alone)."""
     capsys.readouterr()
-    main(["check", str(store), "--output-format", "json", "--exit-zero", *extra])
+    main(["check", str(path), "--output-format", "json", "--exit-zero", *extra])
     return capsys.readouterr().out
 
 
@@ -676,21 +681,31 @@ def test_malformed_cached_index_entries_are_not_used(generated: Path, tmp_path: 
     reference = report(generated, capsys, "--no-cache")
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     (path,) = cache_dir.glob("*.entries")
-    key, (digest, body_start, columns) = marshal.loads(path.read_bytes()[HEADER_SIZE:])
-    assert columns[0]
+    key, (digest, body_start, count, blobs) = marshal.loads(path.read_bytes()[HEADER_SIZE:])
+    columns = [marshal.loads(blob) for blob in blobs]
+    assert count == len(columns[0]) > 0
     memory = sorted(p for p in generated.glob("*.md") if p.name != "MEMORY.md")[0]
+
+    def sealed(columns: list) -> list[bytes]:
+        return [marshal.dumps(column) for column in columns]
+
     for planted in (
-        [*columns[:3], [b"title", *columns[3][1:]], *columns[4:]],  # bytes for a str
-        [*columns[:3], columns[3][1:], *columns[4:]],  # a column too short
-        [*columns[:9], [1, *columns[9][1:]], columns[10]],  # int for a bool
-        columns[:10],  # a field missing
-        "entries",
+        (count, sealed([*columns[:3], [b"title", *columns[3][1:]], *columns[4:]])),  # bytes
+        (count, sealed([*columns[:5], [b"x.md", *columns[5][1:]], *columns[6:]])),  # a target
+        (count, sealed([*columns[:3], columns[3][1:], *columns[4:]])),  # a column too short
+        (count + 1, blobs),  # every column too short
+        (count, sealed([*columns[:9], [1, *columns[9][1:]], columns[10]])),  # int for a bool
+        (count, blobs[:10]),  # a field missing
+        (count, [*blobs[:5], blobs[5][:-3], *blobs[6:]]),  # a column cut short
+        (count, [*blobs[:5], "x", *blobs[6:]]),
+        ("entries",),
     ):
-        body = marshal.dumps((key, (digest, body_start, planted)))
-        path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
-        memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-        expected = report(generated, capsys, "--no-cache")
-        assert report(generated, capsys, "--cache-dir", str(cache_dir)) == expected
+        body = marshal.dumps((key, (digest, body_start, *planted)))
+        for target in (generated, memory):  # the whole store; one file (a few columns read)
+            path.write_bytes(MAGIC + _mac(user_secret(), body) + body)
+            memory.write_text(memory.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+            expected = checked(target, capsys, "--no-cache")
+            assert checked(target, capsys, "--cache-dir", str(cache_dir)) == expected
 
 
 def test_a_warm_run_naming_one_memory_loads_few_others(

@@ -93,7 +93,7 @@ from memlint.sources.document import BOM_BYTES, Known, SourceFile
 from memlint.store import Summary
 from memlint.suppression import DIRECTIVE_MARK
 
-FORMAT = 19  # 19: the signature records in columns
+FORMAT = 20  # 19: the signature records in columns; 20: the index's columns apart
 SHARDS = 64
 RACY_NS = 2_000_000_000  # a signature younger than this at reading is not trusted
 SIGNATURE = struct.Struct("<QqqQQ")  # size, mtime and ctime (ns), inode, device
@@ -493,31 +493,42 @@ class StoreCache:
 
     # -- the index's entries ------------------------------------------------------
 
-    def index_entries(self, source: SourceFile, body_start: int) -> list[list] | None:
-        """The entries of the index ``source`` as parsed from this content with its
-        body at ``body_start``, if cached: one column per ``IndexEntry`` field, each
-        type-checked."""
+    def index_entries(self, source: SourceFile, body_start: int):
+        """The entries of the index ``source`` as parsed from this content with its body
+        at ``body_start``, if cached: a function from a field's position in
+        ``IndexEntry`` to its column, unmarshalled and type-checked on each call
+        (``None`` when malformed)."""
         loaded = _load(self.entries_path, self.key, self.secret, columns=True)
         if not (
             type(loaded) is tuple
-            and len(loaded) == 3
+            and len(loaded) == 4
             and loaded[0] == self.digest(source)
             and loaded[1] == body_start
-            and type(loaded[2]) is list
-            and len(loaded[2]) == len(INDEX_ENTRY_TYPES)
+            and type(loaded[2]) is int
+            and type(loaded[3]) is list
+            and len(loaded[3]) == len(INDEX_ENTRY_TYPES)
+            and set(map(type, loaded[3])) <= {bytes}
         ):
             return None
-        columns = loaded[2]
-        if not all(type(c) is list and len(c) == len(columns[0]) for c in columns):
-            return None
-        if not all(
-            set(map(type, c)) <= {t} for c, t in zip(columns, INDEX_ENTRY_TYPES, strict=True)
-        ):
-            return None
-        return columns
+        count, blobs = loaded[2], loaded[3]
+
+        def column(at: int) -> list | None:
+            try:
+                found = marshal.loads(blobs[at])
+            except Exception:  # (damaged: the index is parsed instead)
+                return None
+            if not (type(found) is list and len(found) == count):
+                return None
+            return found if set(map(type, found)) <= {INDEX_ENTRY_TYPES[at]} else None
+
+        return column
 
     def remember_index_entries(self, source: SourceFile, body_start: int, columns: list) -> None:
-        self._index_entries = (self.digest(source), body_start, columns)
+        """Keep the entries of the index ``source`` as columns (one per ``IndexEntry``
+        field), each marshalled apart: a run loads only those it reads."""
+        count = len(columns[0]) if columns else 0
+        blobs = [marshal.dumps(column) for column in columns]
+        self._index_entries = (self.digest(source), body_start, count, blobs)
 
     # -- memory summaries, in columns -------------------------------------------
 

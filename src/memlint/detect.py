@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from memlint.store import Memory, Store
 
 _SIGNALS = attrgetter("signals")
-_CANONICAL = attrgetter("canonical")
 TYPED_STEM = re.compile(r"(?:user|feedback|project|reference)_")
 PREFIXED_STEM = re.compile(r"[a-z][a-z0-9]{1,20}_.")
 TYPE_LINE = LazyPattern(r"^\s*type:\s*['\"]?(?:user|feedback|project|reference)['\"]?\s*$", re.M)
@@ -173,7 +172,7 @@ def store_signals(store: Store, bodies: bool = False) -> Signals:
         found.linked_files += count * bool(bits & LINKED_SIGNALS)
     index = store.index
     if index is not None:
-        found.index_entries = sum(map(_CANONICAL, index.entries))
+        found.index_entries = sum(index.column("canonical"))
     return found
 
 

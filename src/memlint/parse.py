@@ -68,13 +68,45 @@ def load_index(source: SourceFile, cache: StoreCache | None = None) -> Index:
     body_start = frontmatter.end if frontmatter is not None else 0
     known = cache.index_entries(source, body_start) if cache is not None else None
     if known is not None:
-        entries = list(map(tuple.__new__, repeat(IndexEntry), zip(*known, strict=True)))
-        return Index(source, frontmatter, body_start, entries)
-    entries = parse_index(text, body_start, source.line_starts) if "](" in text else []
+        cached = CachedEntries(known, source, body_start)
+        return Index(source, frontmatter, body_start, cached=cached)
+    entries = _parsed_entries(source, body_start)
     if cache is not None:
         columns = [[getattr(e, name) for e in entries] for name in IndexEntry.__match_args__]
         cache.remember_index_entries(source, body_start, columns)
     return Index(source, frontmatter, body_start, entries)
+
+
+def _parsed_entries(source: SourceFile, body_start: int) -> list[IndexEntry]:
+    text = source.text or ""
+    return parse_index(text, body_start, source.line_starts) if "](" in text else []
+
+
+class CachedEntries:
+    """An index's entries from the result cache's columns (``column_at``: a field's
+    position -> its column, ``None`` when malformed), each column loaded once, on
+    first use; the index is parsed when one is malformed."""
+
+    FIELDS = IndexEntry.__match_args__
+
+    def __init__(self, column_at, source: SourceFile, body_start: int) -> None:
+        self.column_at = column_at
+        self.source = source
+        self.body_start = body_start
+        self.loaded: dict[int, list | None] = {}
+
+    def column(self, field: str) -> list | None:
+        at = self.FIELDS.index(field)
+        if at not in self.loaded:
+            self.loaded[at] = self.column_at(at)
+        return self.loaded[at]
+
+    def entries(self) -> list[IndexEntry]:
+        columns = list(map(self.column, self.FIELDS))
+        self.loaded.clear()  # (the entries hold these values now)
+        if None in columns:
+            return _parsed_entries(self.source, self.body_start)
+        return list(map(tuple.__new__, repeat(IndexEntry), zip(*columns, strict=True)))
 
 
 def cached_loader(cache: StoreCache):

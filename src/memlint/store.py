@@ -79,8 +79,6 @@ def several(table: dict[str, list]) -> Iterator[tuple[str, list]]:
     return compress(table.items(), map(lt, repeat(1), map(len, table.values())))
 
 
-_TARGET = attrgetter("target")
-_HREF = attrgetter("href")
 _NAME_KNOWN = attrgetter("_name")  # (``_UNSET`` until looked up)
 _DESCRIPTION_KNOWN = attrgetter("_description")
 _STEM = attrgetter("stem")
@@ -402,12 +400,45 @@ class Memory:
         return f"{self.description or ''}\n{self.body}"
 
 
-@dataclass(slots=True, eq=False)
 class Index:
-    file: SourceFile
-    frontmatter: Frontmatter | None
-    body_start: int
-    entries: list[IndexEntry]
+    """The parsed ``MEMORY.md``: its frontmatter, where its body starts and its entries.
+    Entries the result cache knows are ``cached``: each field's column is loaded when
+    asked for (``column``), the entries made only when they are (a pre-commit run reads
+    three columns of an index of 10,000 entries)."""
+
+    __slots__ = ("_cached", "_entries", "body_start", "file", "frontmatter")
+
+    def __init__(
+        self,
+        file: SourceFile,
+        frontmatter: Frontmatter | None,
+        body_start: int,
+        entries: list[IndexEntry] | None = None,
+        cached: Any = None,
+    ) -> None:
+        self.file = file
+        self.frontmatter = frontmatter
+        self.body_start = body_start
+        self._entries = entries
+        self._cached = cached  # ``parse.CachedEntries``, when ``entries`` is not given
+
+    def __repr__(self) -> str:
+        return f"Index({self.file.rel!r})"
+
+    @property
+    def entries(self) -> list[IndexEntry]:
+        found = self._entries
+        if found is None:
+            found = self._entries = self._cached.entries()
+        return found
+
+    def column(self, field: str) -> list:
+        """The ``field`` of every entry, in order."""
+        if self._entries is None:
+            found = self._cached.column(field)
+            if found is not None:
+                return found
+        return list(map(attrgetter(field), self.entries))
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,10 +668,11 @@ class Store:
     @cached_property
     def _plain_targets(self) -> frozenset[str]:
         index = self.index
-        entries = index.entries if index is not None else ()
-        targets = list(map(_TARGET, entries))  # ``_plain_target`` of each, C-level passes:
+        if index is None:
+            return frozenset()
+        targets = index.column("target")  # ``_plain_target`` of each, in C-level passes:
         no_colon = map(not_, map(str.__contains__, targets, repeat(":")))
-        no_backslash = map(not_, map(str.__contains__, map(_HREF, entries), repeat("\\")))
+        no_backslash = map(not_, map(str.__contains__, index.column("href"), repeat("\\")))
         return frozenset(compress(targets, map(and_, no_colon, no_backslash)))
 
     def _resolve_entry(self, entry: IndexEntry) -> IndexTarget:
