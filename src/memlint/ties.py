@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from bisect import bisect_right
 from collections import Counter
-from itertools import compress, repeat
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, itemgetter
 
 from memlint.discovery import INDEX_NAME
-from memlint.store import Memory, Store, fold
+from memlint.store import Memory, Store, fold, fold_all
 
 NEAR_DUPLICATE = "DU001"  # the rule whose pairs an edit changes through fingerprints
 # The index rules read of a memory only ``index_facts`` (and the store's file set): their
@@ -191,28 +191,36 @@ def edit_ties(
             scope.add(os.path.join(store.root, INDEX_NAME))
     named = keys | targets
     near = {old.file.path for old, _ in pairs}
-    edited: dict[str, int] = {}  # path -> position
-    for at, memory in enumerate(store.memories):
-        path = memory.file.path
-        if path in near:
-            edited[path] = at
-        name = memory.name
-        if (
-            fold(memory.stem) in named
-            or (name and fold(name.strip()) in named)
-            or any(fold(target) in keys for target in memory.link_targets)
-        ):
-            scope.add(path)
-        description = memory.description
-        if description and "[[" in description:  # else no `superseded by [[…]]`
-            successor = memory.successor_target
-            if successor is not None and fold(successor) in keys:
-                return None  # a supersession chain reaches it
+    memories = store.memories
+    paths = list(map(_FILE_PATH, memories))
+    for table in (store.by_folded_stem, store.by_folded_name):  # (the rules' tables)
+        for key in named & table.keys():
+            scope.update(map(_FILE_PATH, table[key]))
+    links = list(map(_LINK_TARGETS, memories))
+    linking = chain.from_iterable(map(repeat, paths, map(len, links)))
+    folded = fold_all(list(chain.from_iterable(links)))
+    scope.update(compress(linking, map(keys.__contains__, folded)))
+    descriptions = map(_DESCRIPTION, memories)
+    for memory in compress(memories, map(_may_link, descriptions)):  # `superseded by [[…]]`
+        successor = memory.successor_target
+        if successor is not None and fold(successor) in keys:
+            return None  # a supersession chain reaches it
     if min_shingles is not None:
-        memories = store.memories
+        hits = list(map(near.__contains__, paths))
+        edited = dict(zip(compress(paths, hits), compress(range(len(paths)), hits), strict=True))
         edits = [(edited[old.file.path], old, new) for old, new in pairs]
         near.update(memories[i].file.path for i in near_followers(memories, min_shingles, edits))
     return scope, near
+
+
+_FILE_PATH = attrgetter("file.path")
+_LINK_TARGETS = attrgetter("link_targets")
+_DESCRIPTION = attrgetter("description")
+_FINGERPRINT = attrgetter("fingerprint")
+
+
+def _may_link(description: str | None) -> bool:
+    return description is not None and "[[" in description
 
 
 def near_followers(
@@ -240,7 +248,8 @@ def near_followers(
         count, value = memory.fingerprint
         return value if count >= min_shingles else empty
 
-    signatures = list(map(signature, memories))
+    fingerprints = map(_FINGERPRINT, memories)
+    signatures = [value if count >= min_shingles else empty for count, value in fingerprints]
     edited = {at for at, _, _ in edits}
     wanted = [(at, signature(old), signature(new)) for at, old, new in edits]
     found: set[int] = set()
