@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import memlint.cache
 from memlint.cli import main
 from tests.helpers import FuzzStore, check_json, count_reuse
 
@@ -150,9 +151,13 @@ def fixed(tmp_path: Path, root: Path, cache: list[str] | None) -> dict[str, byte
     return {p.name: p.read_bytes() for p in sorted(root.iterdir())}
 
 
+@pytest.mark.parametrize("delta", [False, True])
 def test_a_reused_result_is_what_no_cache_reports(
-    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, delta: bool
 ) -> None:
+    if delta:  # every entry saved goes through the delta file, flushed into shards often
+        monkeypatch.setattr(memlint.cache, "FEW_SHARDS", 0)
+        monkeypatch.setattr(memlint.cache, "DELTA_LIMIT", 6)
     rng = random.Random(SEED)
     store = Store(tmp_path / "mem", rng)
     monkeypatch.chdir(store.root)
@@ -181,6 +186,7 @@ def test_a_reused_result_is_what_no_cache_reports(
             expected_files = fixed(tmp_path, store.root, None)
             assert fixed(tmp_path, store.root, cache) == expected_files, f"seed {SEED}, step {step}"
     assert sum(reused) * 2 > STEPS, f"the last result was reused in {sum(reused)} runs"
+    assert not delta or any((tmp_path / "cache").glob("store-*-delta.pickle"))
 
 
 def test_an_unindexed_memory_elsewhere_follows_a_type_change_into_its_fix(

@@ -469,7 +469,7 @@ class StoreCache:
         if opened is not None:
             return opened
         digest = self.digest(source)
-        entries = self.entries_for(rel)
+        entries = self._entries_holding(rel, digest)
         entry = entries.get(rel)
         if type(entry) is list and len(entry) == 3 and entry[0] == digest:
             opened = [None, entry[2]]
@@ -480,6 +480,27 @@ class StoreCache:
         self._opened[rel] = opened
         return opened
 
+    def _entries_holding(self, rel: str, digest: bytes) -> dict[str, list]:
+        """The entries where ``rel``'s entry is, or goes: its shard's, read unless the
+        delta holds it, or the summary row written with it is of another content (a
+        file edited since: its entry is older too, but after a run that saved entries
+        and no rows, when it only misses a result), then the delta's (``save``)."""
+        shard = _shard(rel)
+        if shard not in self._shards:
+            delta = self._delta_entries()
+            held = delta.get(shard)
+            if held is not None and rel in held:
+                return held
+            row = self._row(rel)
+            if row is not None and row[0] != digest:
+                return delta.setdefault(shard, {})
+        return self.entries_for(rel)
+
+    def _entry_of(self, rel: str) -> list | None:
+        """The entry of ``rel`` as this run has it (in its shard if read, else the delta)."""
+        shard = _shard(rel)
+        return self._shards.get(shard, self._delta_entries().get(shard, {})).get(rel)
+
     def memory_facts(self, source: SourceFile) -> tuple | None:
         """The parse facts of ``source``, if cached (not kept here once handed out:
         the caller rebuilds a ``Memory`` from them, and at 100,000 memories a second
@@ -487,7 +508,8 @@ class StoreCache:
         facts = self._entry(source)[0]
         if facts is not None:
             return facts
-        blob = self.entries_for(source.rel)[source.rel][1]
+        entry = self._entry_of(source.rel)
+        blob = entry[1] if entry is not None else None
         found = _loads(blob) if blob is not None else None
         return found if type(found) is tuple else None
 
@@ -755,7 +777,7 @@ class StoreCache:
             _dump(self.files_path, self.key, self.secret, columns, columns=True)
         updated: set[int] = set()
         for rel in self._dirty:
-            entry = self.entries_for(rel).get(rel)
+            entry = self._entry_of(rel)
             if entry is not None:
                 facts, results = self._opened[rel]
                 if facts is not None:  # else unchanged, or none: the blob stays
@@ -776,14 +798,16 @@ class StoreCache:
         """Write the entries changed in the shards ``updated``. When they span more than
         ``FEW_SHARDS`` shards (a 1% edit of 10,000 files rewrote 54 of the 64), they go
         into the delta file with those written there before, while it holds at most
-        ``DELTA_LIMIT`` entries and a quarter of those read; else into their shards (all
-        the delta's when it is full), and the delta keeps those of the other shards."""
+        ``DELTA_LIMIT`` entries and a quarter of the store's files (the entries read, the
+        signatures or summary rows known); else into their shards (all the delta's when it
+        is full), and the delta keeps those of the other shards."""
         dropped = self._changed_shards
         if not (updated or dropped):
             return
         delta = self._delta_entries()
         pending = sum(map(len, delta.values()))
-        known = sum(map(len, self._shards.values()))
+        rows = self._columns[0] if self._columns is not None else ()
+        known = max(sum(map(len, self._shards.values())), len(self._signatures or ()), len(rows))
         if not dropped and len(updated) > FEW_SHARDS and pending <= min(DELTA_LIMIT, known // 4):
             entries = {rel: entry for found in delta.values() for rel, entry in found.items()}
             _dump(self.delta_path, self.key, self.secret, entries)

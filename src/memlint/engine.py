@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Iterator
+from operator import attrgetter, itemgetter
 
 from memlint.config import Settings
 from memlint.diagnostics import Diagnostic
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from memlint.rules.base import RuleSettings
 
 CRASH_CODE = rule_code(CRASH_RULE)
+_FILE_PATH = attrgetter("file.path")
 
 
 class Rule:
@@ -145,7 +147,8 @@ def _rerun_tied(
     whole-store result the cache saved and the rules run again on the files tied to the
     memories changed since (``ties.Ties``: the changed memories, those sharing a name,
     stem or link with one before or after, the index when what it reads of one changed;
-    for DU001, those whose near-duplicate buckets they enter or leave); ``None`` when
+    for DU001, those whose near-duplicate buckets they enter or leave; the one-file rules
+    on the changed memories only: such a rule reads its file); ``None`` when
     that result does not carry over (no such result, a file that is no memory changed,
     another profile or guess, a change on a supersession chain, a rule that crashed, or
     too many changes for it to pay)."""
@@ -172,6 +175,7 @@ def _rerun_tied(
     if tied is None:
         return None
     scope, near = tied
+    edited = set(map(_FILE_PATH, map(itemgetter(1), pairs)))
     index_path = os.path.join(store.root, INDEX_NAME)
     index_read = index_path in scope  # what the index rules read of a memory changed
     if store.index is None:  # where IX001 reports a missing index
@@ -179,15 +183,19 @@ def _rerun_tied(
     report = store.report
     indexing = [rule for rule in rules if rule.code[:2] == INDEX_FAMILY]
     others = [rule for rule in rules if rule.code != NEAR_DUPLICATE and rule not in indexing]
+    local = [rule for rule in others if rule.meta.local]
     fresh = []
     try:
         if index_read:  # every index rule's findings, on the whole store
             for rule in indexing:
                 fresh.extend(_run(rule, store, settings, _targets(store, rule.meta.scope)))
+        _report_files(store, edited)  # a one-file rule reads its file only
+        fresh.extend(_StoreRun(store, settings, local, cache).results(jobs))
         _report_files(store, scope)
-        fresh.extend(
-            d for d in _StoreRun(store, settings, others, cache).results(jobs) if d.path in scope
-        )
+        for rule in others:
+            if not rule.meta.local:
+                found = _run(rule, store, settings, _targets(store, rule.meta.scope))
+                fresh.extend(d for d in found if d.path in scope)
         _report_files(store, near)
         for rule in rules:
             if rule.code == NEAR_DUPLICATE:
@@ -198,10 +206,13 @@ def _rerun_tied(
     if any(d.code == CRASH_CODE for d in fresh):
         return None  # a crash is reported as the whole run reports it
     indexed = {rule.code for rule in indexing}
+    one_file = {rule.code for rule in local}
 
     def stands(d: Diagnostic) -> bool:
         if d.code in indexed:
             return not index_read
+        if d.code in one_file:
+            return d.path not in edited
         return d.path not in (near if d.code == NEAR_DUPLICATE else scope)
 
     kept = list(filter(stands, memo.found))
