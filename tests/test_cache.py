@@ -859,3 +859,50 @@ def test_cached_local_results_are_read_without_the_facts(
     assert report(generated, capsys, "--cache-dir", str(cache_dir)) == reference
     memories = len([p for p in generated.rglob("*.md") if p.name != "MEMORY.md"])
     assert len(unpickled) < memories // 2
+
+
+def test_a_warm_run_shows_the_lines_of_unread_files_from_the_cache(
+    tmp_path: Path, capsys, monkeypatch
+):
+    """The full format's snippets of files a warm run did not read come from the lines
+    the last run showed (``ShownLines``), keyed by each file's digest: no file is read
+    for them, and an edited file's line is shown as it is now."""
+    import memlint.cache
+    import memlint.discovery
+    import memlint.sources.document
+
+    monkeypatch.setattr(memlint.cache, "RACY_NS", 0)  # signatures kept at once
+    store = generate_store(tmp_path / "store", 60, seed=3, defect_rate=0.4)
+    argv = ["check", str(store), "--exit-zero", "--cache-dir", str(tmp_path / "cache")]
+    reads: list[str] = []
+    real = memlint.sources.document.read_into
+
+    def counting(source, max_bytes):
+        reads.append(source.path)
+        real(source, max_bytes)
+
+    monkeypatch.setattr(memlint.sources.document, "read_into", counting)
+    monkeypatch.setattr(memlint.discovery, "read_into", counting)
+
+    def full(*extra: str) -> tuple[str, set[str]]:
+        capsys.readouterr()
+        reads.clear()
+        main([*argv, *extra])
+        return capsys.readouterr().out, set(reads)
+
+    full()
+    memories = sorted(p for p in store.glob("*.md") if p.name != "MEMORY.md")
+    shown = {line.split(" --> ")[-1].split(":")[0] for line in full()[0].splitlines()}
+    edited = next(p for p in memories if str(p) in shown and "type: " in p.read_text())
+    edited.write_text(edited.read_text().replace("type: ", "type:  ", 1))
+    out, read = full("--no-cache")
+    assert (out, len(read) > 0) == (full()[0], True)  # the edit reused the last result
+    out, read = full()  # nothing changed: replayed (no read); then an edit elsewhere
+    other = next(p for p in memories if p != edited and str(p) not in shown)
+    other.write_text(other.read_text() + "\nmore\n")
+    out, read = full()
+    assert out == full("--no-cache")[0]
+    assert read <= {str(other), str(edited), str(store / "MEMORY.md")}  # none for its lines
+    monkeypatch.setattr(memlint.cache.ShownLines, "get", lambda self, source, number: None)
+    other.write_text(other.read_text() + "\nagain\n")
+    assert len(full()[1]) > 5  # (without them, each file with a finding is read)

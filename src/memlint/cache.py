@@ -969,6 +969,10 @@ class CacheSet:
         for cache in self.stores.values():
             cache.save()
 
+    def shown_lines(self) -> ShownLines:
+        """The lines the full format showed in the last run that used this cache."""
+        return ShownLines(os.path.join(self.directory, "shown-lines"), self.key, self.secret)
+
     def save_store(self, root: str) -> None:
         """Save the cache of the store at ``root`` and let go of it (a run that lints
         one store at a time holds one store's cache)."""
@@ -977,6 +981,56 @@ class CacheSet:
             found.save()
             if self.released is not None:
                 self.released[root] = found
+
+
+class ShownLines:
+    """The lines of files the full format shows (secrets masked), by the file's path,
+    the digest of its content and the line's number: a run that did not read a file
+    (its signature vouched for its digest: ``Known``) shows them without reading it.
+    A file edited since has another digest, so its lines are never taken from here.
+    Saved with the lines this run showed only."""
+
+    def __init__(self, path: str, key: str, secret: bytes) -> None:
+        self.path = path
+        self.key = key
+        self.secret = secret
+        loaded = _load(path, key, secret, columns=True)
+        self._known: dict[tuple, str] = loaded if _shown_lines(loaded) else {}
+        self._shown: dict[tuple, str] = {}
+
+    def get(self, source: SourceFile, number: int) -> str | None:
+        known = source.known
+        if known is None:
+            return None
+        key = (source.path, known.digest, number)
+        found = self._known.get(key)
+        if found is not None:
+            self._shown[key] = found
+        return found
+
+    def put(self, source: SourceFile, number: int, line: str) -> None:
+        known = source.known
+        if known is not None:
+            self._shown[(source.path, known.digest, number)] = line
+
+    def save(self) -> None:
+        if self._shown != self._known:
+            _dump(self.path, self.key, self.secret, self._shown, columns=True)
+
+
+def _shown_lines(loaded) -> bool:
+    """Whether ``loaded`` is a ``ShownLines`` table, every key and line of its types."""
+    if type(loaded) is not dict:
+        return False
+    keys = list(loaded)
+    return (
+        set(map(type, keys)) <= {tuple}
+        and set(map(len, keys)) <= {3}
+        and set(map(type, map(itemgetter(0), keys))) <= {str}
+        and set(map(type, map(itemgetter(1), keys))) <= {bytes}
+        and set(map(type, map(itemgetter(2), keys))) <= {int}
+        and set(map(type, loaded.values())) <= {str}
+    )
 
 
 def open_caches(cache_dir: str | None, settings, cwd: str, create: bool = True) -> CacheSet | None:

@@ -86,9 +86,10 @@ def check_report_options(options: ReportOptions) -> None:
         )
 
 
-def render_report(report: Report, options: ReportOptions) -> str:
+def render_report(report: Report, options: ReportOptions, lines=None) -> str:
     """``report`` in ``options.output_format``: the one function through which ``check``
-    and ``check --fix`` build their output, so the two cannot drift."""
+    and ``check --fix`` build their output, so the two cannot drift; ``lines``: the
+    lines shown before (``cache.ShownLines``)."""
     from memlint.output import TEXT_FORMATS, RenderContext, render
 
     text_format = options.output_format in TEXT_FORMATS
@@ -109,6 +110,7 @@ def render_report(report: Report, options: ReportOptions) -> str:
                 unsafe_fixes=options.unsafe_fixes,
                 rule_codes=report.listed_rules() if listed else (),
                 stdin_filename=options.stdin_filename,
+                lines=lines,
             )
             output = render(options.output_format, diagnostics, ctx)
     fixed = report.fixed

@@ -97,7 +97,11 @@ def check(args: argparse.Namespace) -> int:
             console.say(shown(notice))
         return EXIT_ERROR
     notices = console.warn_unchecked(args, settings, notices)
-    output = console.render_report(report, console.ReportOptions.from_args(args))
+    options = console.ReportOptions.from_args(args)
+    lines = caches.shown_lines() if caches is not None and options.output_format == "full" else None
+    output = console.render_report(report, options, lines)
+    if lines is not None:
+        lines.save()
     console.emit_report(args, output)
     if not report.roots and not args.quiet:
         console.no_store_found(notices)

@@ -127,3 +127,4 @@ class RenderContext:
     unsafe_fixes: bool = False
     rule_codes: tuple[str, ...] = ()
     stdin_filename: str | None = None  # the file stdin was linted as
+    lines: object = None  # the lines shown before (``cache.ShownLines``): read no file for them

@@ -62,12 +62,17 @@ def render_full(diagnostics: list[Diagnostic], ctx) -> str:
 
 def _snippet(diagnostic: Diagnostic, ctx, masked: dict[str, str | None]) -> list[str]:
     source = ctx.sources.get(diagnostic.path)
-    if source is None or source.text is None:
+    if source is None:
         return []
     start, end = diagnostic.range.start, diagnostic.range.end
-    if start.line > len(source.line_starts):
-        return []
-    line = shown_line(source, start.line, masked)
+    lines = ctx.lines
+    line = lines.get(source, start.line) if lines is not None else None
+    if line is None:
+        if source.text is None or start.line > len(source.line_starts):
+            return []
+        line = shown_line(source, start.line, masked)
+        if lines is not None:
+            lines.put(source, start.line, line)
     gutter = " " * len(str(start.line))
     first = min(start.column - 1, len(line))
     stop = end.column - 1 if end.line == start.line else len(line)
