@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 from functools import cached_property
 from itertools import compress, repeat
-from operator import and_, attrgetter, is_, is_not, lt, not_
+from operator import and_, attrgetter, is_, is_not, lt, not_, or_
 
 from memlint.records import NamedTuple, dataclass, field
 
@@ -926,13 +926,13 @@ class Store:
         return self._reported(files, list(map(_PATH, files)))
 
     def _reported(self, items: list, paths: list[str]) -> list:
-        """The ``items`` whose path (``paths``) ``reports_on``: those starting with a path
-        named found in one C-level pass (asked of every file), then each of them asked."""
+        """The ``items`` whose path (``paths``) ``reports_on``, in C-level passes (asked
+        of every file; a rerun after edits reports on hundreds of files, no folder)."""
         report = self.report
         assert report is not None  # (asked only when some files are named)
-        near = map(str.startswith, paths, repeat(tuple(report)))
-        reports_on = self.reports_on
-        return [items[at] for at in compress(range(len(paths)), near) if reports_on(paths[at])]
+        named = map(report.__contains__, paths)
+        below = map(str.startswith, paths, repeat(self._report_dirs))
+        return list(compress(items, map(or_, named, below)))
 
     @cached_property
     def reported_memories(self) -> list[Memory]:
