@@ -142,6 +142,8 @@ def test_a_check_imports_no_typing_dataclasses_or_tomllib(tmp_path) -> None:
     assert not imported & {"argparse", "gettext", "locale"}  # plain arguments: no parser
     assert not imported & {"hashlib", "hmac", "pickle", "memlint.cache"}  # --no-cache: no cache
     assert not imported & {"importlib", "warnings"}  # rule and output modules found directly
+    assert not imported & {"json", "memlint.sources.jsonl"}  # no JSONL file: no JSON parser
+    assert "memlint.replay" not in imported  # --no-cache: the run is neither replayed nor recorded
 
 
 def test_a_rule_module_edited_after_its_bytecode_was_cached_loads_as_edited(tmp_path) -> None:

@@ -454,11 +454,12 @@ def main(argv: list[str] | None = None) -> int:
     # instructions (6%) of a pre-commit run on 10,000 files.
     gc.disable()
     try:
-        from memlint.replay import replayed
+        if not args.no_cache:  # (a run without the cache is neither recorded nor replayed)
+            from memlint.replay import replayed
 
-        status = replayed(args)  # nothing changed since a run recorded this one's output
-        if status is not None:
-            return status
+            status = replayed(args)  # nothing changed since a run recorded this one's output
+            if status is not None:
+                return status
         from memlint.patterns import preload
 
         preload()  # compiled patterns, before the modules that check compile theirs

@@ -7,7 +7,6 @@ import posixpath
 import re
 import stat
 from collections.abc import Callable, Iterator
-from enum import Enum
 from functools import cached_property
 from itertools import compress, repeat
 from operator import and_, attrgetter, is_, is_not, lt, not_, or_
@@ -16,6 +15,7 @@ from memlint.records import NamedTuple, dataclass, field
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # parsing lives in memlint.parse: a cached run may need none of it
+    from enum import Enum
     from typing import Any, Final, TypeVar
 
     from memlint.budget import LoadResult
@@ -137,11 +137,23 @@ class Supersession:
         return self.link.target
 
 
-class _Unset(Enum):
-    UNSET = 0
+if TYPE_CHECKING:  # an enum's member, so that ``is _UNSET`` narrows a value's type
 
+    class _Unset(Enum):
+        UNSET = 0
 
-_UNSET: Final = _Unset.UNSET  # a value not looked up yet
+    _UNSET: Final = _Unset.UNSET
+else:  # (making an enum class costs ~0.6M instructions at start-up)
+
+    class _Unset:
+        """A value not looked up yet: one object, also when unpickled."""
+
+        __slots__ = ()
+
+        def __reduce__(self) -> str:
+            return "_UNSET"
+
+    _UNSET = _Unset()
 
 
 @dataclass(slots=True, eq=False)

@@ -9,7 +9,6 @@ from memlint import api, console
 from memlint.config import ConfigError, Overrides, resolve_settings, validate_selectors
 from memlint.console import EXIT_ERROR, EXIT_OK
 from memlint.diagnostics import Severity
-from memlint.replay import recording
 from memlint.textutil import shown
 
 TYPE_CHECKING = False  # typing is not imported at start-up
@@ -17,6 +16,7 @@ if TYPE_CHECKING:
     import argparse
 
     from memlint.config import Settings, SettingsTree
+    from memlint.replay import Recording
 
 
 def settings_of(args: argparse.Namespace) -> SettingsTree:
@@ -36,17 +36,26 @@ def settings_of(args: argparse.Namespace) -> SettingsTree:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.no_cache:  # a run without the cache is not recorded (memlint.replay)
+        return _recorded(args, None)
+    from memlint.replay import recording
+
     with recording(args) as record:
-        try:
-            status = check(args)
-        except console.OutputError as exc:
-            return console.error(str(exc))
-        if record is not None:
-            record.finish(status)
-        return status
+        return _recorded(args, record)
 
 
-def check(args: argparse.Namespace) -> int:
+def _recorded(args: argparse.Namespace, record: Recording | None) -> int:
+    try:
+        status = check(args, record)
+    except console.OutputError as exc:
+        return console.error(str(exc))
+    if record is not None:
+        record.finish(status)
+    return status
+
+
+def check(args: argparse.Namespace, record: Recording | None = None) -> int:
+    """The run ``args`` asks for; ``record``: the recording of its output, if any."""
     from memlint.discovery import UsageError
 
     args.quiet = args.quiet or args.silent
@@ -78,7 +87,7 @@ def check(args: argparse.Namespace) -> int:
         args.paths = [*paths, *(["-"] if stdin else [])]  # with the auto memory folder
         return fix.run(args, tree, stdin)
     caches = result_caches(args, settings)
-    if caches is not None and recording.current is not None:
+    if caches is not None and record is not None:
         caches.released = {}  # what the record needs of each store's cache
     try:
         if (args.staged or args.auto_memory) and not (paths or touched or stdin):
@@ -105,8 +114,8 @@ def check(args: argparse.Namespace) -> int:
     console.emit_report(args, output)
     if not report.roots and not args.quiet:
         console.no_store_found(notices)
-    if recording.current is not None:
-        recording.current.seen(report.roots, caches)
+    if record is not None:
+        record.seen(report.roots, caches)
     return console.exit_status(report, args.exit_zero)
 
 

@@ -77,7 +77,6 @@ from memlint.diagnostics import Severity
 from memlint.privacy import LazyPattern
 from memlint.rules.base import ALL_PROFILES, LINKED_TYPED, Option, RuleMeta, Scope
 from memlint.similarity import near_duplicates
-from memlint.sources.jsonl import note_file
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -135,6 +134,8 @@ def check(ctx: RuleContext[Store], store: Store) -> Iterator[Diagnostic]:
             start = index.file.line_span(line)[0]
             yield ctx.report(index.file, start, start, message)
     jsonl = [s for s in (*store.notes, *store.files) if s.path.endswith(".jsonl")]
+    if jsonl:
+        from memlint.sources.jsonl import note_file  # (json: only for a store with JSONL files)
     for source in jsonl:
         if source.raw is None or not store.reports_on(source.path):
             continue

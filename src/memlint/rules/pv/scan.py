@@ -14,7 +14,6 @@ from memlint.diagnostics import Edit, Fix
 from memlint.privacy import Finding, drop_redacted, mask
 from memlint.rules.base import Option
 from memlint.sources.frontmatter import parse_frontmatter
-from memlint.sources.jsonl import note_file
 from memlint.sources.yamledit import frontmatter_change, replace_scalar
 
 ALLOW_PATTERNS = Option(
@@ -143,6 +142,8 @@ def _children(key: str, found):
 
 
 def _check_notes(ctx, source, detect, what, allowed, marker):
+    from memlint.sources.jsonl import note_file  # (json: only for a store with JSONL files)
+
     for record in note_file(source).records:
         text = record.text
         found = _kept(text, detect(text), allowed, marker)
