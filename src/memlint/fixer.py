@@ -250,6 +250,7 @@ def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcom
     smallest k that makes the added findings go away names the k-th as a
     culprit (several culprits are found one per pass).
     """
+    blamed: list[tuple] = []
     while added := _added(outcome):
         roots = {store.root for store in outcome.stores}
         _, path = min(added)
@@ -277,9 +278,18 @@ def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcom
             else:
                 cleared_at = middle
         withheld[suspects[cleared_at - 1]] = reason
+        blamed.append(suspects[cleared_at - 1])
         finder.reset()
         outcome = _converge(finder, settings, rules, unsafe, frozen, withheld)
-    return outcome
+    for key in reversed(blamed):  # blamed before a later culprit was: may be innocent
+        trial = {k: reason for k, reason in withheld.items() if k != key}
+        finder.reset()
+        attempt = _converge(finder, settings, rules, unsafe, frozen, trial)
+        if not attempt.stalled and not _added(attempt):
+            withheld.pop(key)
+            outcome = attempt
+    finder.reset()
+    return _converge(finder, settings, rules, unsafe, frozen, withheld)
 
 
 def _converge(

@@ -374,3 +374,23 @@ def test_a_token_in_a_name_and_the_body_needs_one_unsafe_run(tmp_path):
     assert (tmp_path / "a.md").read_text() == memory("a", "a fact", body="token [REDACTED] [[a]]")
     again = fix(tmp_path, unsafe=True)
     assert not again.changes and not again.errors
+
+
+def test_a_fix_blamed_before_the_real_culprit_was_found_is_applied(tmp_path):
+    """Fixes that add a finding are found one per pass by bisection: a pass can blame a
+    fix that only mattered together with a culprit found in a later pass. That fix was
+    withheld although the run was fine with it, and a second --fix applied it. Each
+    blamed fix is tried again once the culprits are known."""
+    key, token = "AKIAQ7RSTUVWXY234567", TOKEN
+    files = {
+        "d.md": f"---\nname: {key}\ndescription: superseded by [[d]]\n---\ntoken {key} [[{key}]]\n",
+        "MEMORY.md": f"- [nAKI]({key}.md) — superseded by [[b]]\n",
+        f"{key}.md": f"---\nname: nAKI\ndescription: superseded by [[b]]\n---\n"
+        f"token {key} [[{token}]]\n",
+        f"{token}/b.md": f"---\nname: b\n---\ntoken {token} [[d]] [[{key}]]\n",
+    }
+    write_files(tmp_path, files)
+    outcome = fix(tmp_path, unsafe=True)
+    assert not outcome.errors and outcome.changes
+    again = fix(tmp_path, unsafe=True)
+    assert not again.changes and not again.errors
