@@ -281,6 +281,8 @@ def _withhold_culprits(finder, settings, rules, unsafe, frozen, withheld, outcom
         blamed.append(suspects[cleared_at - 1])
         finder.reset()
         outcome = _converge(finder, settings, rules, unsafe, frozen, withheld)
+    if not blamed:
+        return outcome
     for key in reversed(blamed):  # blamed before a later culprit was: may be innocent
         trial = {k: reason for k, reason in withheld.items() if k != key}
         finder.reset()
