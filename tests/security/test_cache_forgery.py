@@ -159,6 +159,14 @@ def stable_name(name: str, top: Path) -> str:
     return name
 
 
+def damaged(rng: random.Random, kind: str, data: bytes) -> bytes:
+    """``data`` cut at a random place ("truncate") or with one byte flipped ("flip")."""
+    if kind == "truncate":
+        return data[: rng.randrange(len(data))]
+    at = rng.randrange(len(data))
+    return data[:at] + bytes([data[at] ^ 0x41]) + data[at + 1 :]
+
+
 def tamper(rng: random.Random, cache: Path, top: Path) -> str:
     """Change one file of ``cache``; say how."""
     files = sorted(
@@ -168,11 +176,8 @@ def tamper(rng: random.Random, cache: Path, top: Path) -> str:
     target = rng.choice(files)
     data = target.read_bytes()
     kind = rng.choice(["truncate", "flip", "swap", "confuse", "confuse", "confuse", "confuse"])
-    if kind == "truncate":
-        target.write_bytes(data[: rng.randrange(len(data))])
-    elif kind == "flip":
-        at = rng.randrange(len(data))
-        target.write_bytes(data[:at] + bytes([data[at] ^ 0x41]) + data[at + 1 :])
+    if kind in ("truncate", "flip"):
+        target.write_bytes(damaged(rng, kind, data))
     elif kind == "swap":
         suffix = target.name.split(".", 1)[-1]
         others = [p for p in files if p != target and p.name.split(".", 1)[-1] == suffix]
@@ -240,11 +245,8 @@ def tamper_delta(rng: random.Random, kind: str, delta: Path, stale: bytes, cache
     a shard (sealed, another layout), by an older delta (sealed, stale entries), or
     decoded, type-confused and sealed again."""
     data = delta.read_bytes()
-    if kind == "truncate":
-        delta.write_bytes(data[: rng.randrange(len(data))])
-    elif kind == "flip":
-        at = rng.randrange(len(data))
-        delta.write_bytes(data[:at] + bytes([data[at] ^ 0x41]) + data[at + 1 :])
+    if kind in ("truncate", "flip"):
+        delta.write_bytes(damaged(rng, kind, data))
     elif kind == "swap":
         shard = rng.choice(sorted(cache.glob("store-*-[0-9][0-9].pickle")))
         delta.write_bytes(shard.read_bytes())
