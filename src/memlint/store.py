@@ -115,11 +115,14 @@ def normalized_target(target: str) -> str:
     return posixpath.normpath(target).lstrip("/") if target else target
 
 
-def _plain_target(entry: IndexEntry) -> bool:
-    """Whether ``entry``'s target, when it is a memory's path as the walk wrote it
+def _plain_targets(index: Index) -> Iterator[bool]:
+    """Whether each entry's target, when it is a memory's path as the walk wrote it
     (normalized: no `..`, `//` or leading `/`), resolves to that memory: it has no
-    colon (a scheme or drive) and the link no written backslash (``escape_reason``)."""
-    return ":" not in entry.target and "\\" not in entry.href
+    colon (a scheme or drive) and the link no written backslash (``escape_reason``).
+    In C-level passes over the index's columns."""
+    no_colon = map(not_, map(str.__contains__, index.column("target"), repeat(":")))
+    no_backslash = map(not_, map(str.__contains__, index.column("href"), repeat("\\")))
+    return map(and_, no_colon, no_backslash)
 
 
 def one_line(text: str) -> str:
@@ -662,9 +665,10 @@ class Store:
             return {}
         by_rel = self.by_rel
         table: dict[int, tuple[IndexEntry, IndexTarget]] = {}
-        for entry in index.entries:
+        entries = index.entries
+        for entry, plain in zip(entries, _plain_targets(index), strict=True):
             target = entry.target
-            memory = by_rel.get(target) if _plain_target(entry) else None
+            memory = by_rel.get(target) if plain else None
             if memory is not None:
                 table[id(entry)] = (entry, IndexTarget("memory", target, memory))
             else:
@@ -675,17 +679,15 @@ class Store:
         """Whether an index entry's target is ``memory``'s path as the walk wrote it
         (``index_target`` resolves it to ``memory``): known without resolving every
         entry, for a run that reports on a few memories."""
-        return memory.file.rel in self._plain_targets
+        return memory.file.rel in self._memory_targets
 
     @cached_property
-    def _plain_targets(self) -> frozenset[str]:
+    def _memory_targets(self) -> frozenset[str]:
+        """The index's targets that resolve to the memory at that path, if there is one."""
         index = self.index
         if index is None:
             return frozenset()
-        targets = index.column("target")  # ``_plain_target`` of each, in C-level passes:
-        no_colon = map(not_, map(str.__contains__, targets, repeat(":")))
-        no_backslash = map(not_, map(str.__contains__, index.column("href"), repeat("\\")))
-        return frozenset(compress(targets, map(and_, no_colon, no_backslash)))
+        return frozenset(compress(index.column("target"), _plain_targets(index)))
 
     def _resolve_entry(self, entry: IndexEntry) -> IndexTarget:
         from memlint.sources.index import escape_reason
